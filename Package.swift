@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+// reqrun: a command-line runner for collections of HTTP requests, on libcurl.
+import PackageDescription
+
+let package = Package(
+    name: "reqrun",
+    products: [
+        .executable(name: "reqrun", targets: ["reqrun"]),
+        .library(name: "ReqRunKit", targets: ["ReqRunKit"]),
+    ],
+    targets: [
+        // libcurl through pkg-config; shim.h holds typed, non-variadic wrappers (Swift cannot call C varargs).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // OpenSSL's libcrypto for SHA-1 (name-based UUIDs, RFC 9562 §5.5) and SHA-256 (response bodies).
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
+        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit"]),
+        .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
+        .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit"]),
+        .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "reqrun"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,64 @@
+import Foundation
+import ReqRunKit
+
+/// `reqrun list [--all] [--json]`: the outline of collections, groups and requests.
+enum ListCommand {
+    static let command = Command(spec: CommandSpec(
+        name: "list",
+        abstract: "Show collections, groups and requests; collapsed groups show only their request count.",
+        discussion: """
+            ▾ marks an expanded group, ▸ a collapsed one. --all shows every group expanded for this listing
+            only: the saved expanded set is not changed.
+            """,
+        options: [
+            .init(name: "--all", valueName: nil, help: "Show every group expanded, without changing the saved state."),
+            .init(name: "--json", valueName: nil, help: "Print the tree as JSON, with ids and expanded/visible flags."),
+            .workspace, .collection,
+        ],
+        examples: ["reqrun list", "reqrun list --all --json"]
+    ), run: run)
+
+    static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        let context = try WorkspaceContext.load(arguments)
+        let expansion: Expansion = arguments.flag("--all")
+            ? .transient(Outline.allGroupIDs(context.collections))
+            : .saved(try context.savedExpansion(terminal))
+        let outline = Outline(collections: context.collections, expansion: expansion)
+        if arguments.flag("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            terminal.out(String(decoding: try encoder.encode(OutlineTree(outline, workspace: context.workspace)), as: UTF8.self) + "\n")
+        } else {
+            render(outline, terminal)
+        }
+        return .success
+    }
+
+    static func render(_ outline: Outline, _ terminal: Terminal) {
+        if outline.collections.isEmpty {
+            terminal.line("No collections (add JSON files to collections/).")
+        }
+        for collection in outline.collections {
+            terminal.line(terminal.styled(collection.name, .bold) + "  " + terminal.styled(collection.file, .dim))
+            for group in collection.groups { render(group, depth: 1, outline, terminal) }
+        }
+    }
+
+    private static func render(_ group: RequestGroup, depth: Int, _ outline: Outline, _ terminal: Terminal) {
+        let indent = String(repeating: "  ", count: depth)
+        let name = Terminal.sanitized(group.name)
+        guard outline.isExpanded(group) else {
+            let count = group.requestCount
+            terminal.line("\(indent)▸ \(name) " + terminal.styled("(\(count) request\(count == 1 ? "" : "s"))", .dim))
+            return
+        }
+        terminal.line("\(indent)▾ \(name)")
+        for request in group.requests {
+            var text = "\(indent)    \(request.method.padding(toLength: max(4, request.method.count), withPad: " ", startingAt: 0)) "
+                + Terminal.sanitized(request.url)
+            if request.name != request.url { text += "  " + terminal.styled(Terminal.sanitized(request.name), .dim) }
+            terminal.line(text)
+        }
+        for child in group.groups { render(child, depth: depth + 1, outline, terminal) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ReqRunKit
+
+/// `reqrun run (--expanded | --all | GROUP...)`: send requests and record the run.
+enum RunCommand {
+    static let command = Command(spec: CommandSpec(
+        name: "run",
+        abstract: "Send requests through libcurl and record the run in .reqrun/runs/.",
+        discussion: """
+            Choose what to run: --expanded runs the visible requests (every group above them expanded) in list
+            order; GROUP... runs every request in and below those groups whatever is expanded; --all runs every
+            request. {{name}} in URL, header fields and body is replaced by --var values, then collection variables;
+            a request with an undefined variable fails before anything is sent. Only http and https are sent:
+            other schemes (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
+            """,
+        options: [
+            .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
+            .init(name: "--all", valueName: nil, help: "Run every request."),
+            .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the collection's value.", repeatable: true),
+            .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
+            .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
+            .workspace, .collection,
+        ],
+        positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
+                          repeating: true, optional: true),
+        examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org", "reqrun run --all"]
+    ), run: run)
+
+    static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
+        guard modes.count == 1 else {
+            throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or GROUP..."
+                                                    : "give only one of --expanded, --all or GROUP...", command: command.spec)
+        }
+        let overrides = try parseVariables(arguments.all("--var"))
+        let options = ExecutorOptions(
+            timeoutMilliseconds: try milliseconds(arguments.value("--timeout"), option: "--timeout", default: 30_000),
+            connectTimeoutMilliseconds: try milliseconds(arguments.value("--connect-timeout"), option: "--connect-timeout",
+                                                         default: 10_000))
+        let context = try WorkspaceContext.load(arguments)
+        let references: [RequestReference]
+        let selection: RunSelection
+        if arguments.flag("--all") {
+            references = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections))).allRequests()
+            selection = RunSelection(mode: "all")
+        } else if arguments.flag("--expanded") {
+            references = Outline(collections: context.collections, expansion: .saved(try context.savedExpansion(terminal))).visibleRequests()
+            selection = RunSelection(mode: "expanded")
+        } else {
+            let groups = try GroupResolver.resolve(arguments.positionals, in: context.collections)
+            // The named groups run whatever the saved state: a transient expansion of this command only.
+            references = Outline(collections: context.collections, expansion: .transient(Set(groups.map(\.group.id))))
+                .requests(underGroups: Set(groups.map(\.group.id)))
+            selection = RunSelection(mode: "groups", groups: groups.map {
+                SelectedGroup(path: $0.displayPath, id: $0.group.id.uuidString.lowercased())
+            })
+        }
+        var recordSelection = selection
+        recordSelection.overriddenVariables = overrides.keys.sorted()
+        if references.isEmpty {
+            terminal.line(arguments.flag("--expanded")
+                ? "No visible requests: every group is collapsed. Expand one with 'reqrun expand GROUP'."
+                : "No requests selected.")
+        }
+        let record = Runner.run(references, selection: recordSelection, overrides: overrides, workspace: context.workspace,
+                                options: options) { result in
+            terminal.line(ResultLines.line(result, terminal))
+        }
+        let file = try RunStore(directory: context.workspace.runsDirectory).save(record)
+        let total = record.results.reduce(0) { $0 + ($1.timings?.total ?? 0) }
+        terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(total))
+        terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
+        return record.summary.failed > 0 ? .requestFailed : .success
+    }
+
+    /// `NAME=VALUE` pairs; the value may contain `=` and may be empty.
+    static func parseVariables(_ pairs: [String]) throws(UsageError) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw UsageError(message: "--var expects NAME=VALUE, got '\(pair)'", command: command.spec)
+            }
+            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        return result
+    }
+
+    /// Seconds (fractions allowed) as milliseconds.
+    static func milliseconds(_ text: String?, option: String, default value: Int) throws(UsageError) -> Int {
+        guard let text else { return value }
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite, seconds < 1e9 else {
+            throw UsageError(message: "\(option) expects a number of seconds, got '\(text)'", command: command.spec)
+        }
+        return Int((seconds * 1000).rounded())
+    }
+}

@@ -1,0 +1,42 @@
+import ReqRunKit
+
+/// The console's one line per request and the run summary, shared by `run` and `show`.
+enum ResultLines {
+    /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
+    static func line(_ result: RequestResult, _ terminal: Terminal) -> String {
+        let method = result.method.padding(toLength: max(4, result.method.count), withPad: " ", startingAt: 0)
+        let url = Terminal.sanitized(result.url)
+        switch result.outcome {
+        case .response:
+            let response = result.response!
+            let style: Terminal.Style = response.status >= 400 ? .yellow : .green
+            return "\(terminal.styled("✓", .green)) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
+                + "\(milliseconds(result.timings?.total ?? 0))  \(byteCount(response.bodySize))"
+        case .transportError, .invalid:
+            return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
+        case .skipped:
+            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled("skipped: \(result.error?.message ?? "")", .dim)
+        }
+    }
+
+    /// `2 requests: 2 responded, 0 failed, 0 skipped`.
+    static func summary(_ summary: RunSummary) -> String {
+        "\(summary.total) request\(summary.total == 1 ? "" : "s"): \(summary.responded) responded, "
+            + "\(summary.failed) failed, \(summary.skipped) skipped"
+    }
+
+    /// Microseconds as `12 ms` (`0.4 ms` below one millisecond).
+    static func milliseconds(_ microseconds: Int) -> String {
+        microseconds < 1000 ? "\(Double(microseconds / 100) / 10) ms" : "\(microseconds / 1000) ms"
+    }
+
+    /// `312 B`, `1.5 KiB`, `2.0 MiB`.
+    static func byteCount(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        return "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+}

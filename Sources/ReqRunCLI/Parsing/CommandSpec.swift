@@ -1,0 +1,58 @@
+/// What a command accepts: the source of its parsing and of its `--help` text, so the two never disagree.
+struct CommandSpec: Sendable {
+    /// One option or flag, e.g. `--var NAME=VALUE` (repeatable) or `--json` (a flag).
+    struct Option: Sendable {
+        var name: String
+        /// The value's placeholder (`SECONDS`); nil for a flag.
+        var valueName: String?
+        var help: String
+        var repeatable = false
+    }
+
+    /// Positional arguments: a name for help, and whether any number may be given.
+    struct Positional: Sendable {
+        var name: String
+        var help: String
+        var repeating: Bool
+        var optional: Bool
+    }
+
+    /// The name after `reqrun`, e.g. `run`.
+    var name: String
+    /// One line for the command list.
+    var abstract: String
+    /// Paragraphs shown after the abstract in `--help`.
+    var discussion: String = ""
+    var options: [Option] = []
+    var positional: Positional?
+    /// Lines shown under EXAMPLES in `--help`.
+    var examples: [String] = []
+
+    /// `reqrun run [--expanded] [--all] [--var NAME=VALUE ...] [GROUP ...]`
+    var usage: String {
+        var parts = ["reqrun", name]
+        for option in options {
+            var text = option.name
+            if let value = option.valueName { text += " \(value)" }
+            if option.repeatable { text += " ..." }
+            parts.append("[\(text)]")
+        }
+        if let positional {
+            var text = positional.repeating ? "\(positional.name) ..." : positional.name
+            if positional.optional { text = "[\(text)]" }
+            parts.append(text)
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The shared options of every command that reads a workspace.
+extension CommandSpec.Option {
+    static let workspace = CommandSpec.Option(
+        name: "--workspace", valueName: "DIR",
+        help: "The workspace folder (default: the nearest folder at or above the current one with collections/ or .reqrun/).")
+    static let collection = CommandSpec.Option(
+        name: "--collection", valueName: "FILE",
+        help: "Load this collection file instead of collections/*.json.", repeatable: true)
+    static let help = CommandSpec.Option(name: "--help", valueName: nil, help: "Show help information.")
+}

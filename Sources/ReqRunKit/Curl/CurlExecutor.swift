@@ -1,0 +1,62 @@
+internal import CCurl
+
+/// Sends prepared requests through one libcurl multi handle, whose connection cache keeps connections
+/// alive between requests; each transfer gets its own easy handle, so several transfers can be added to the
+/// same multi handle later (running N requests at once) without a redesign.
+///
+/// Not thread-safe: use one executor from one thread. Call `close()` (or drop the last reference) before
+/// the process exits, so no handle outlives OpenSSL's exit-time cleanup.
+public final class HTTPExecutor {
+    private let options: ExecutorOptions
+    private var multi: UnsafeMutableRawPointer?
+
+    public init(options: ExecutorOptions = ExecutorOptions()) {
+        CurlGlobal.ensureInitialized()
+        self.options = options
+        self.multi = curl_multi_init()
+    }
+
+    deinit { close() }
+
+    /// `curl_version()`'s text, for run records.
+    public static var libcurlVersion: String { CurlGlobal.version }
+
+    /// Releases the multi handle and its cached connections. Further `send` calls are a programming error.
+    public func close() {
+        if let multi { curl_multi_cleanup(multi) }
+        multi = nil
+    }
+
+    /// Sends `request` and waits for the whole response. Never throws: a transport failure is in
+    /// `TransferResult.error` with libcurl's code and message.
+    public func send(_ request: PreparedRequest) -> TransferResult {
+        guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
+        let transfer = CurlTransfer(request: request, options: options)
+        defer { transfer.cleanUp() }
+        if let failure = transfer.configure() {
+            return transfer.result(code: failure)
+        }
+        curl_multi_add_handle(multi, transfer.easy)
+        var running: Int32 = 1
+        var code = CURLE_OK
+        while running > 0 {
+            let status = curl_multi_perform(multi, &running)
+            if status != CURLM_OK {
+                code = CURLE_FAILED_INIT
+                break
+            }
+            if running > 0 {
+                // Sleeps until a socket is ready or 1 s passes (curl's own timeouts fire inside perform).
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+        }
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            if message.pointee.msg == CURLMSG_DONE, message.pointee.easy_handle == transfer.easy {
+                code = message.pointee.data.result
+            }
+        }
+        curl_multi_remove_handle(multi, transfer.easy)
+        return transfer.result(code: code)
+    }
+}

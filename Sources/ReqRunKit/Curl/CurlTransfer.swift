@@ -1,0 +1,200 @@
+import Foundation
+internal import CCurl
+
+/// One request on one easy handle: sets the options, collects the response through callbacks (context via
+/// `Unmanaged`), and reads `CURLINFO_*` when done. Owns every C allocation the handle points at (header
+/// list, error buffer) until `cleanUp()`, because libcurl does not copy them.
+final class CurlTransfer {
+    let easy: UnsafeMutableRawPointer
+    private let request: PreparedRequest
+    private let options: ExecutorOptions
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+    // Filled by the callbacks.
+    private let hasher = SHA256Hasher()
+    private var bodyPrefix: [UInt8] = []
+    private var bodySize = 0
+    private var responseHeaders: [HeaderField] = []
+    private var sentHeaders: [HeaderField] = []
+
+    init(request: PreparedRequest, options: ExecutorOptions) {
+        self.request = request
+        self.options = options
+        self.easy = curl_easy_init()
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    func cleanUp() {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer.deallocate()
+    }
+
+    /// Sets every option; returns the first failing code (e.g. a libcurl built without a needed feature).
+    func configure() -> CURLcode? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var codes: [CURLcode] = [
+            reqrun_easy_setopt_string(easy, CURLOPT_URL, request.url),
+            // Only http and https, also on redirects: a shared collection must not read file:// or others.
+            reqrun_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
+            reqrun_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+            reqrun_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds),
+            reqrun_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds),
+            reqrun_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent),
+            reqrun_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
+            reqrun_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody),
+            reqrun_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
+            reqrun_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader),
+            reqrun_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+            // The debug callback sees the request header block exactly as sent (CURLINFO_HEADER_OUT).
+            reqrun_easy_setopt_debug_callback(easy, curlDebug),
+            reqrun_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, context),
+            reqrun_easy_setopt_long(easy, CURLOPT_VERBOSE, 1),
+        ]
+        codes += configureMethodAndBody()
+        var lines = request.headers.map { header in
+            // "Name:" would make curl remove the field; "Name;" sends it with an empty value.
+            header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+        }
+        // curl adds `Expect: 100-continue` to large bodies and waits for the server; Postman and most
+        // servers do without it, so it is off unless the request sets Expect itself.
+        if !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        codes.append(reqrun_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        return codes.first { $0 != CURLE_OK }
+    }
+
+    /// GET and HEAD use curl's own modes; POST and every other method with content send it from a copy
+    /// (`CURLOPT_COPYPOSTFIELDS`, size first so NUL bytes survive); other methods go as `CURLOPT_CUSTOMREQUEST`.
+    private func configureMethodAndBody() -> [CURLcode] {
+        var codes: [CURLcode] = []
+        let method = request.method
+        if let body = request.body, method != "HEAD" {
+            codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            codes.append(body.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    // An empty body still needs a valid pointer.
+                    reqrun_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(errorBuffer)))
+                }
+            })
+            if method != "POST" { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
+        } else {
+            switch method {
+            case "GET": codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+            case "HEAD": codes.append(reqrun_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+            case "POST":
+                codes.append(reqrun_easy_setopt_long(easy, CURLOPT_POST, 1))
+                codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            default: codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method))
+            }
+        }
+        return codes
+    }
+
+    // MARK: - Callbacks (called from C; they must not throw)
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bytes)
+        bodySize += bytes.count
+        let room = options.bodyLimit - bodyPrefix.count
+        if room > 0 { bodyPrefix.append(contentsOf: bytes.prefix(room)) }
+    }
+
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        // Strip CR LF as bytes: in a Swift String "\r\n" is one Character, which suffix checks would miss.
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: bytes[..<end], as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            // A new status line: a 1xx interim response or a redirect came before; keep only the last block.
+            responseHeaders = []
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            responseHeaders.append(HeaderField(name: name, value: value))
+        } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
+            // Obsolete line folding (RFC 9112 §5.2): joins the previous field value with one space.
+            responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropFirst()  // request line
+        sentHeaders = lines.compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return HeaderField(name: String(line[..<colon]),
+                               value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    // MARK: - Result
+
+    func result(code: CURLcode) -> TransferResult {
+        let timings = Timings(namelookup: offInfo(CURLINFO_NAMELOOKUP_TIME_T), connect: offInfo(CURLINFO_CONNECT_TIME_T),
+                              appconnect: offInfo(CURLINFO_APPCONNECT_TIME_T), pretransfer: offInfo(CURLINFO_PRETRANSFER_TIME_T),
+                              starttransfer: offInfo(CURLINFO_STARTTRANSFER_TIME_T), total: offInfo(CURLINFO_TOTAL_TIME_T))
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            return TransferResult(sentHeaders: sentHeaders, response: nil,
+                                  error: ResultError(curlCode: Int(code.rawValue), message: message), timings: timings)
+        }
+        var address: UnsafeMutablePointer<CChar>?
+        _ = reqrun_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
+        let port = longInfo(CURLINFO_PRIMARY_PORT)
+        let response = ResponseRecord(
+            status: longInfo(CURLINFO_RESPONSE_CODE), httpVersion: Self.versionName(longInfo(CURLINFO_HTTP_VERSION)),
+            headers: responseHeaders, bodySize: bodySize, bodySHA256: Digest.hex(hasher.finish()),
+            body: RecordedBody(prefix: bodyPrefix, truncated: bodySize > bodyPrefix.count),
+            remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
+        return TransferResult(sentHeaders: sentHeaders, response: response, error: nil, timings: timings)
+    }
+
+    private func longInfo(_ info: CURLINFO) -> Int {
+        var value = 0
+        _ = reqrun_easy_getinfo_long(easy, info, &value)
+        return value
+    }
+
+    private func offInfo(_ info: CURLINFO) -> Int {
+        var value: curl_off_t = 0
+        _ = reqrun_easy_getinfo_off_t(easy, info, &value)
+        return Int(value)
+    }
+
+    /// `CURLINFO_HTTP_VERSION`'s `CURL_HTTP_VERSION_*` as the record's text.
+    private static func versionName(_ version: Int) -> String {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: return "1.0"
+        case CURL_HTTP_VERSION_1_1: return "1.1"
+        case CURL_HTTP_VERSION_2_0: return "2"
+        case CURL_HTTP_VERSION_3: return "3"
+        default: return "unknown"
+        }
+    }
+}
+
+// File-level functions: C function pointers cannot capture context, so it comes through `userdata`.
+
+private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let userdata else { return 0 }
+    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}
+
+private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let userdata else { return 0 }
+    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+}
+
+private func curlDebug(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?, _ size: Int,
+                       _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    if type == CURLINFO_HEADER_OUT, let userdata {
+        Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().sawOutgoingHeaders(UnsafeRawBufferPointer(start: data, count: size))
+    }
+    return 0
+}

@@ -1,0 +1,111 @@
+/// A position in a source file: 1-based line and column. Columns count UTF-8 bytes, as compilers do.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, in UTF-8 bytes from the start of the line.
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `line:column`, the form used in `file:line:column:` error prefixes.
+    public var description: String { "\(line):\(column)" }
+}
+
+/// One JSON value as written in a file, with where it starts.
+///
+/// Numbers keep their source text (`1e3`, `9007199254740993`) so that a body written in a collection can be
+/// sent exactly as written: nothing passes through `Double`. Object members keep their order and duplicates.
+public struct JSONNode: Sendable, Equatable {
+    /// The value and, for containers, its children.
+    public indirect enum Value: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        /// The number's text exactly as in the source (RFC 8259 §6 grammar).
+        case number(String)
+        case string(String)
+        case array([JSONNode])
+        /// Members in source order; a key may repeat.
+        case object([Member])
+    }
+
+    /// One `"key": value` pair of an object.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        /// Where the key's opening quote is.
+        public var keyLocation: SourceLocation
+        public var value: JSONNode
+    }
+
+    public var value: Value
+    /// Where the value's first character is.
+    public var location: SourceLocation
+
+    /// A short name of the value's type for error messages: "a string", "an object", …
+    public var kindDescription: String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The value as compact JSON text (no insignificant white space), keeping key order, duplicate keys and
+    /// each number's source text. Strings are escaped as RFC 8259 §7 requires and no more (non-ASCII stays UTF-8).
+    public var compactText: String {
+        var out = ""
+        appendCompact(to: &out)
+        return out
+    }
+
+    private func appendCompact(to out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let text): out += text
+        case .string(let s): JSONNode.appendQuoted(s, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.appendCompact(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, m) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONNode.appendQuoted(m.key, to: &out)
+                out += ":"
+                m.value.appendCompact(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Appends `s` as a JSON string literal (RFC 8259 §7: quote, reverse solidus and control characters escaped).
+    public static func appendQuoted(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

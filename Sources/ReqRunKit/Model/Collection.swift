@@ -1,0 +1,118 @@
+import Foundation
+
+/// A collection: one file of grouped requests, with variables its requests may use.
+///
+/// Named `RequestCollection` because `Collection` is the Swift standard library's protocol.
+public struct RequestCollection: Sendable, Equatable {
+    /// Display name (`name` in the file).
+    public var name: String
+    /// Optional id from the file (`id`), kept as written.
+    public var id: String?
+    /// The file it was loaded from, as given to the loader (used in messages).
+    public var file: String
+    /// Collection variables in file order (`variables`: name → string).
+    public var variables: [Variable]
+    /// Top-level groups in file order.
+    public var groups: [RequestGroup]
+
+    public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], groups: [RequestGroup]) {
+        self.name = name
+        self.id = id
+        self.file = file
+        self.variables = variables
+        self.groups = groups
+    }
+}
+
+/// A named value that `{{name}}` in a request template refers to.
+public struct Variable: Sendable, Equatable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A group (folder) of requests, possibly holding nested groups; shown expanded or collapsed like a
+/// SwiftUI `DisclosureGroup`.
+public struct RequestGroup: Sendable, Equatable, Identifiable {
+    /// The group's id: from the file, or a name-based UUID (`GroupID.derived`) when the file has none.
+    public var id: UUID
+    /// True when `id` was derived rather than written in the file.
+    public var idIsDerived: Bool
+    public var name: String
+    /// Requests in file order.
+    public var requests: [Request]
+    /// Nested groups in file order; listed after the group's own requests.
+    public var groups: [RequestGroup]
+    /// Where the group's object starts in its file.
+    public var location: SourceLocation
+
+    public init(id: UUID, idIsDerived: Bool = false, name: String, requests: [Request] = [], groups: [RequestGroup] = [],
+                location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+        self.id = id
+        self.idIsDerived = idIsDerived
+        self.name = name
+        self.requests = requests
+        self.groups = groups
+        self.location = location
+    }
+
+    /// Number of requests in this group and every group below it.
+    public var requestCount: Int { requests.count + groups.reduce(0) { $0 + $1.requestCount } }
+}
+
+/// One HTTP request as written in a collection: templates that may still hold `{{name}}` references.
+public struct Request: Sendable, Equatable {
+    /// Optional id from the file, kept as written.
+    public var id: String?
+    /// Display name; defaults to the URL template, as in the seed's sidebar.
+    public var name: String
+    /// Request method (RFC 9110 §9), case-sensitive, as written; default `GET`.
+    public var method: String
+    /// Target URI template, e.g. `{{httpbin}}/get`.
+    public var url: String
+    /// Header fields in order; a name may repeat.
+    public var headers: [HeaderField]
+    /// The content to send, if any.
+    public var body: RequestBody?
+
+    public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
+                headers: [HeaderField] = [], body: RequestBody? = nil) {
+        self.id = id
+        self.name = name ?? url
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One header field (RFC 9110 §5): a name and a value, kept in order with repeats.
+public struct HeaderField: Sendable, Equatable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Request content as written in a collection.
+public enum RequestBody: Sendable, Equatable {
+    /// A string body, sent as is (after `{{name}}` substitution).
+    case text(String)
+    /// A JSON object or array, kept as compact JSON text with key order and number text as written; sent
+    /// with `Content-Type: application/json` unless a header field says otherwise.
+    case json(String)
+
+    /// The template text of the body.
+    public var template: String {
+        switch self {
+        case .text(let s), .json(let s): return s
+        }
+    }
+}

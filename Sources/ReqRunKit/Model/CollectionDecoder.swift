@@ -1,0 +1,137 @@
+import Foundation
+
+/// Decodes reqrun's native collection format (documented in the README) from JSON bytes.
+///
+/// Every error is an `InputError` naming the file, line and column, and the field path.
+public enum CollectionDecoder {
+    /// Decodes one collection file.
+    /// - Parameters:
+    ///   - bytes: the file's content (UTF-8 JSON).
+    ///   - file: the file's name as messages should show it (e.g. `collections/sample.json`).
+    ///   - fileName: the last path component, which goes into derived group ids (`GroupID.derived`).
+    /// - Throws: `InputError` for invalid JSON (with line and column) or a missing, unknown or wrongly typed field.
+    public static func decode(_ bytes: [UInt8], file: String, fileName: String) throws(InputError) -> RequestCollection {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw InputError(file: file, location: error.location, reason: error.reason)
+        }
+        let reader = try FieldReader(file: file, node: root, path: "")
+        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "groups"])
+        let name = try reader.requiredString("name")
+        let id = try reader.optionalString("id")
+        let variables = try decodeVariables(reader)
+        var groups: [RequestGroup] = []
+        for (node, path) in try reader.optionalArray("groups") {
+            groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName))
+        }
+        return RequestCollection(name: name, id: id, file: file, variables: variables, groups: groups)
+    }
+
+    private static func decodeVariables(_ reader: FieldReader) throws(InputError) -> [Variable] {
+        guard let node = reader.optional("variables") else { return [] }
+        let path = reader.childPath("variables")
+        guard case .object(let members) = node.value else {
+            throw reader.error(node, path, "expected an object of name → string, found \(node.kindDescription)")
+        }
+        var variables: [Variable] = []
+        for member in members {
+            let memberPath = "\(path).\(member.key)"
+            guard case .string(let value) = member.value.value else {
+                throw reader.error(member.value, memberPath, "expected a string, found \(member.value.kindDescription)")
+            }
+            if variables.contains(where: { $0.name == member.key }) {
+                throw reader.error(member.value, memberPath, "the variable '\(member.key)' is defined twice")
+            }
+            variables.append(Variable(name: member.key, value: value))
+        }
+        return variables
+    }
+
+    private static func decodeGroup(_ node: JSONNode, path: String, parents: [String], file: String,
+                                    fileName: String) throws(InputError) -> RequestGroup {
+        let reader = try FieldReader(file: file, node: node, path: path)
+        try reader.rejectUnknownKeys(["id", "name", "description", "requests", "groups"])
+        let name = try reader.requiredString("name")
+        let namePath = parents + [name]
+        let id: UUID
+        let derived: Bool
+        if let idNode = reader.optional("id") {
+            guard case .string(let text) = idNode.value, let uuid = UUID(uuidString: text) else {
+                throw reader.error(idNode, reader.childPath("id"),
+                                   "expected a UUID string such as \"7bbd0224-3a31-4ba7-9dbb-b7138de7aaee\"")
+            }
+            id = uuid
+            derived = false
+        } else {
+            id = GroupID.derived(fileName: fileName, groupPath: namePath)
+            derived = true
+        }
+        var requests: [Request] = []
+        for (child, childPath) in try reader.optionalArray("requests") {
+            requests.append(try decodeRequest(child, path: childPath, file: file))
+        }
+        var groups: [RequestGroup] = []
+        for (child, childPath) in try reader.optionalArray("groups") {
+            groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName))
+        }
+        return RequestGroup(id: id, idIsDerived: derived, name: name, requests: requests, groups: groups,
+                            location: node.location)
+    }
+
+    private static func decodeRequest(_ node: JSONNode, path: String, file: String) throws(InputError) -> Request {
+        let reader = try FieldReader(file: file, node: node, path: path)
+        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body"])
+        let url = try reader.requiredString("url")
+        let method = try reader.optionalString("method") ?? "GET"
+        if method.isEmpty || !method.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
+            throw reader.error(reader.optional("method")!, reader.childPath("method"),
+                               "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
+        }
+        return Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
+                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader))
+    }
+
+    /// Headers are an array of `{"name": …, "value": …}` (order kept, names may repeat) or, for short
+    /// lists, an object of name → value (order kept as written).
+    private static func decodeHeaders(_ reader: FieldReader) throws(InputError) -> [HeaderField] {
+        guard let node = reader.optional("headers") else { return [] }
+        let path = reader.childPath("headers")
+        var fields: [HeaderField] = []
+        switch node.value {
+        case .object(let members):
+            for member in members {
+                guard case .string(let value) = member.value.value else {
+                    throw reader.error(member.value, "\(path).\(member.key)",
+                                       "expected a string, found \(member.value.kindDescription)")
+                }
+                fields.append(HeaderField(name: member.key, value: value))
+            }
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                let field = try FieldReader(file: reader.file, node: item, path: "\(path)[\(i)]")
+                try field.rejectUnknownKeys(["name", "value"])
+                fields.append(HeaderField(name: try field.requiredString("name"), value: try field.requiredString("value")))
+            }
+        default:
+            throw reader.error(node, path, "expected an array of {\"name\", \"value\"} objects, found \(node.kindDescription)")
+        }
+        for (i, field) in fields.enumerated()
+        where field.name.isEmpty || !field.name.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
+            throw reader.error(node, "\(path)[\(i)]", "'\(field.name)' is not a valid field name (RFC 9110 §5.1: a token)")
+        }
+        return fields
+    }
+
+    private static func decodeBody(_ reader: FieldReader) throws(InputError) -> RequestBody? {
+        guard let node = reader.optional("body") else { return nil }
+        switch node.value {
+        case .string(let s): return .text(s)
+        case .object, .array: return .json(node.compactText)
+        default:
+            throw reader.error(node, reader.childPath("body"),
+                               "expected a string, an object or an array, found \(node.kindDescription)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// Reads typed fields out of a `JSONNode` object while tracking the field path, so every decoding error
+/// names the file, the line and column, and the path (`groups[1].requests[0].url`).
+struct FieldReader {
+    let file: String
+    let node: JSONNode
+    let path: String
+    let members: [JSONNode.Member]
+
+    /// Wraps `node`, which must be an object.
+    init(file: String, node: JSONNode, path: String) throws(InputError) {
+        guard case .object(let members) = node.value else {
+            throw InputError(file: file, location: node.location, fieldPath: path,
+                             reason: "expected an object, found \(node.kindDescription)")
+        }
+        self.file = file
+        self.node = node
+        self.path = path
+        self.members = members
+    }
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func error(_ node: JSONNode, _ path: String, _ reason: String) -> InputError {
+        InputError(file: file, location: node.location, fieldPath: path, reason: reason)
+    }
+
+    /// Rejects keys outside `known` (catches typos such as `heders`), with a "did you mean" hint.
+    func rejectUnknownKeys(_ known: [String]) throws(InputError) {
+        for member in members where !known.contains(member.key) {
+            var reason = "unknown field '\(member.key)'"
+            if let guess = Suggestion.closest(to: member.key, among: known) { reason += " (did you mean '\(guess)'?)" }
+            throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key), reason: reason)
+        }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted {
+            throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key),
+                             reason: "the field '\(member.key)' appears twice")
+        }
+    }
+
+    /// The value of `key`, or nil when absent or `null`.
+    func optional(_ key: String) -> JSONNode? {
+        guard let node = members.first(where: { $0.key == key })?.value else { return nil }
+        if case .null = node.value { return nil }
+        return node
+    }
+
+    func required(_ key: String) throws(InputError) -> JSONNode {
+        guard let node = optional(key) else {
+            throw InputError(file: file, location: node.location, fieldPath: childPath(key),
+                             reason: "missing required field '\(key)'")
+        }
+        return node
+    }
+
+    func optionalString(_ key: String) throws(InputError) -> String? {
+        guard let node = optional(key) else { return nil }
+        guard case .string(let s) = node.value else {
+            throw error(node, childPath(key), "expected a string, found \(node.kindDescription)")
+        }
+        return s
+    }
+
+    func requiredString(_ key: String) throws(InputError) -> String {
+        let node = try required(key)
+        guard case .string(let s) = node.value else {
+            throw error(node, childPath(key), "expected a string, found \(node.kindDescription)")
+        }
+        return s
+    }
+
+    /// The elements of the array at `key` (empty when absent), each with its path `key[i]`.
+    func optionalArray(_ key: String) throws(InputError) -> [(node: JSONNode, path: String)] {
+        guard let node = optional(key) else { return [] }
+        guard case .array(let items) = node.value else {
+            throw error(node, childPath(key), "expected an array, found \(node.kindDescription)")
+        }
+        return items.enumerated().map { (node: $1, path: "\(childPath(key))[\($0)]") }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// One run, as written to `.reqrun/runs/<id>.json` (fields documented in the README, "Run records").
+public struct RunRecord: Codable, Sendable, Equatable {
+    /// Version of this record format; bumped when a field changes meaning.
+    public var format: Int = 1
+    /// The run id, e.g. `20261129-133428-123-4f2a` (UTC start time, then 4 random hex digits).
+    public var id: String
+    /// Start and end, ISO 8601 UTC with milliseconds.
+    public var startedAt: String
+    public var endedAt: String
+    public var reqrunVersion: String
+    /// `curl_version()`'s text, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 …`.
+    public var libcurlVersion: String
+    /// The workspace folder, absolute.
+    public var workspace: String
+    public var selection: RunSelection
+    public var summary: RunSummary
+    /// Every selected request in list order.
+    public var results: [RequestResult]
+
+    public init(id: String, startedAt: String, endedAt: String, reqrunVersion: String, libcurlVersion: String,
+                workspace: String, selection: RunSelection, results: [RequestResult]) {
+        self.id = id
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.reqrunVersion = reqrunVersion
+        self.libcurlVersion = libcurlVersion
+        self.workspace = workspace
+        self.selection = selection
+        self.results = results
+        self.summary = RunSummary(results)
+    }
+}
+
+/// What a run was asked to run.
+public struct RunSelection: Codable, Sendable, Equatable {
+    /// `expanded`, `groups` or `all`.
+    public var mode: String
+    /// For `groups`: the group paths and ids selected.
+    public var groups: [SelectedGroup]
+    /// Names given with `--var` (values are not recorded: they may be secrets).
+    public var overriddenVariables: [String]
+
+    public init(mode: String, groups: [SelectedGroup] = [], overriddenVariables: [String] = []) {
+        self.mode = mode
+        self.groups = groups
+        self.overriddenVariables = overriddenVariables
+    }
+}
+
+public struct SelectedGroup: Codable, Sendable, Equatable {
+    public var path: String
+    public var id: String
+
+    public init(path: String, id: String) {
+        self.path = path
+        self.id = id
+    }
+}
+
+/// Counts of a run's results by outcome.
+public struct RunSummary: Codable, Sendable, Equatable {
+    public var total: Int
+    /// Requests that got a response (any status code).
+    public var responded: Int
+    /// Requests that failed: not sent (`invalid`) or no response (`transportError`).
+    public var failed: Int
+    /// Requests not sent because of their scheme; a skip does not fail a run.
+    public var skipped: Int
+
+    public init(_ results: [RequestResult]) {
+        total = results.count
+        responded = results.filter { $0.outcome == .response }.count
+        skipped = results.filter { $0.outcome == .skipped }.count
+        failed = total - responded - skipped
+    }
+}
+
+/// One request's result.
+public struct RequestResult: Codable, Sendable, Equatable {
+    public enum Outcome: String, Codable, Sendable {
+        /// A response arrived (whatever its status code).
+        case response
+        /// Sent, but the transfer failed: connection refused, DNS failure, timeout, TLS… (`error` says which).
+        case transportError
+        /// Not sent because it could not be prepared (undefined variable, forbidden character).
+        case invalid
+        /// Not sent because of its scheme (`wss://`, `ftp://`, `file://`…).
+        case skipped
+    }
+
+    /// Position in list order across the workspace, from 0.
+    public var index: Int
+    public var collection: String
+    /// Group names from the top.
+    public var groupPath: [String]
+    /// The id of the group holding the request (lower-case UUID).
+    public var groupID: String
+    public var name: String
+    public var method: String
+    /// The URL as sent (variables resolved), or the template when it could not be resolved.
+    public var url: String
+    public var outcome: Outcome
+    /// Why it was not sent, or the transport error.
+    public var error: ResultError?
+    /// What was sent: header fields in order (the ones reqrun adds included) and the content size in bytes.
+    public var request: SentRequest?
+    public var response: ResponseRecord?
+    /// Phase times in microseconds from the start of the transfer (`CURLINFO_*_TIME_T`); present when sent.
+    public var timings: Timings?
+
+    public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
+                url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,
+                response: ResponseRecord? = nil, timings: Timings? = nil) {
+        self.index = index
+        self.collection = collection
+        self.groupPath = groupPath
+        self.groupID = groupID
+        self.name = name
+        self.method = method
+        self.url = url
+        self.outcome = outcome
+        self.error = error
+        self.request = request
+        self.response = response
+        self.timings = timings
+    }
+}
+
+/// Why a request failed or was skipped. `curlCode` is libcurl's `CURLcode` (e.g. 7 = could not connect,
+/// 28 = timeout) when the failure came from libcurl.
+public struct ResultError: Codable, Sendable, Equatable {
+    public var curlCode: Int?
+    public var message: String
+
+    public init(curlCode: Int? = nil, message: String) {
+        self.curlCode = curlCode
+        self.message = message
+    }
+}
+
+public struct SentRequest: Codable, Sendable, Equatable {
+    public var headers: [HeaderField]
+    /// Content length in bytes (0 for none).
+    public var bodySize: Int
+
+    public init(headers: [HeaderField], bodySize: Int) {
+        self.headers = headers
+        self.bodySize = bodySize
+    }
+}
+
+/// The final response of a transfer.
+public struct ResponseRecord: Codable, Sendable, Equatable {
+    /// Status code (RFC 9110 §15).
+    public var status: Int
+    /// `1.0`, `1.1`, `2` or `3`.
+    public var httpVersion: String
+    /// Header fields in the order received, repeated names kept.
+    public var headers: [HeaderField]
+    /// Size of the content in bytes, as received.
+    public var bodySize: Int
+    /// SHA-256 of the whole content, lower-case hex.
+    public var bodySHA256: String
+    /// The first `RunRecord.bodyLimit` bytes of the content.
+    public var body: RecordedBody
+    /// The peer's IP address and port.
+    public var remoteAddress: String?
+    public var remotePort: Int?
+
+    public init(status: Int, httpVersion: String, headers: [HeaderField], bodySize: Int, bodySHA256: String,
+                body: RecordedBody, remoteAddress: String?, remotePort: Int?) {
+        self.status = status
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.bodySize = bodySize
+        self.bodySHA256 = bodySHA256
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+    }
+}
+
+/// A response body prefix, kept safely: UTF-8 text as text, anything else as base64.
+public struct RecordedBody: Codable, Sendable, Equatable {
+    /// `utf8` or `base64`.
+    public var encoding: String
+    public var data: String
+    /// True when the content was longer than what is kept.
+    public var truncated: Bool
+
+    /// Keeps `prefix`; when it is valid UTF-8 (allowing a character cut at the end of a truncated
+    /// prefix) it is stored as text, else as base64.
+    public init(prefix: [UInt8], truncated: Bool) {
+        self.truncated = truncated
+        var bytes = prefix[...]
+        if truncated {
+            // A limit may fall inside a multi-byte character: drop up to 3 bytes of an incomplete tail.
+            for cut in 0...min(3, bytes.count) where String(validating: prefix.dropLast(cut), as: UTF8.self) != nil {
+                bytes = prefix.dropLast(cut)
+                break
+            }
+        }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            encoding = "utf8"
+            data = text
+        } else {
+            encoding = "base64"
+            data = Data(prefix).base64EncodedString()
+        }
+    }
+}
+
+/// Phase times in microseconds since the transfer started, curl's names (`CURLINFO_*_TIME_T`): each is
+/// cumulative, so `namelookup ≤ connect ≤ appconnect ≤ pretransfer ≤ starttransfer ≤ total`
+/// (`appconnect` is 0 without TLS).
+public struct Timings: Codable, Sendable, Equatable {
+    public var namelookup: Int
+    public var connect: Int
+    public var appconnect: Int
+    public var pretransfer: Int
+    public var starttransfer: Int
+    public var total: Int
+
+    public init(namelookup: Int, connect: Int, appconnect: Int, pretransfer: Int, starttransfer: Int, total: Int) {
+        self.namelookup = namelookup
+        self.connect = connect
+        self.appconnect = appconnect
+        self.pretransfer = pretransfer
+        self.starttransfer = starttransfer
+        self.total = total
+    }
+}
+
+extension RunRecord {
+    /// How many bytes of each response body a record keeps: 64 KiB. The size and SHA-256 always cover the
+    /// whole body, and memory stays bounded whatever the response size.
+    public static let bodyLimit = 64 * 1024
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Run records in `.reqrun/runs/`: one JSON file per run, named `<run id>.json`, mode 0600 (responses may
+/// hold secrets), written atomically.
+public struct RunStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// Writes `record` as pretty JSON with sorted keys.
+    /// - Returns: the file written.
+    /// - Throws: `FileError` when the folder or file cannot be written.
+    @discardableResult
+    public func save(_ record: RunRecord) throws -> URL {
+        try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
+        try StateStore.createPrivateDirectory(directory)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let url = directory.appendingPathComponent("\(record.id).json")
+        try AtomicFile.write(Array(try encoder.encode(record)) + [0x0A], to: url, mode: 0o600)
+        return url
+    }
+
+    /// Run ids, newest first (ids sort by start time).
+    public func ids() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(5)) }
+            .sorted(by: >)
+    }
+
+    /// Loads one record by id, a unique id prefix, or nil for the newest.
+    /// - Throws: `RunStoreError` when there is none, the prefix is ambiguous, or the file cannot be decoded.
+    public func load(_ idOrPrefix: String?) throws -> RunRecord {
+        let all = ids()
+        let id: String
+        if let idOrPrefix {
+            let matches = all.filter { $0.hasPrefix(idOrPrefix) }
+            guard !matches.isEmpty else { throw RunStoreError.unknownRun(idOrPrefix) }
+            guard matches.count == 1 || matches.contains(idOrPrefix) else {
+                throw RunStoreError.ambiguousRun(idOrPrefix, matches)
+            }
+            id = matches.contains(idOrPrefix) ? idOrPrefix : matches[0]
+        } else {
+            guard let newest = all.first else { throw RunStoreError.noRuns }
+            id = newest
+        }
+        let url = directory.appendingPathComponent("\(id).json")
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw RunStoreError.unknownRun(id) }
+        do {
+            return try JSONDecoder().decode(RunRecord.self, from: data)
+        } catch {
+            throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "\(error)")
+        }
+    }
+}
+
+public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noRuns
+    case unknownRun(String)
+    case ambiguousRun(String, [String])
+    case unreadable(String, String)
+
+    public var description: String {
+        switch self {
+        case .noRuns: return "no runs recorded yet in this workspace (reqrun run … records one)"
+        case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
+        case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
+        case .unreadable(let file, let reason): return "\(file) is not a run record this version can read: \(reason)"
+        }
+    }
+}

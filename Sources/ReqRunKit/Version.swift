@@ -1,0 +1,1 @@
+public let reqrunVersion = "0.1.0"

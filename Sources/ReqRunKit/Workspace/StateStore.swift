@@ -1,0 +1,147 @@
+import Foundation
+
+/// A workspace's saved state: `.reqrun/state.json`, a JSON object of key → raw-value string, the way
+/// SwiftUI's `@SceneStorage` keeps each value under a string key. The expanded set lives under
+/// `expandedGroups` (see `ExpandedGroupsCodec.swift`).
+///
+/// Safety rules: every read-modify-write holds an exclusive `flock(2)` on `.reqrun/lock`, so two processes
+/// never lose each other's change; writes are atomic (`AtomicFile`); content that cannot be read is never
+/// overwritten: it is moved to `state.json.unreadable-<UTC time>` first, and a warning names both files.
+public final class StateStore {
+    /// The key of the expanded set, the seed's `@SceneStorage("expandedGroups")`.
+    public static let expandedGroupsKey = "expandedGroups"
+
+    /// The `.reqrun` folder.
+    public let directory: URL
+    /// How files are named in warnings (relative to the workspace).
+    private let displayPrefix: String
+    /// Warnings produced so far (unreadable content moved aside); the CLI prints them on stderr.
+    public private(set) var warnings: [String] = []
+
+    public var stateFile: URL { directory.appendingPathComponent("state.json") }
+
+    /// - Parameters:
+    ///   - directory: the workspace's `.reqrun` folder (created on first write, mode 0700).
+    ///   - displayPrefix: what to print before file names in warnings, e.g. `.reqrun/`.
+    public init(directory: URL, displayPrefix: String = ".reqrun/") {
+        self.directory = directory
+        self.displayPrefix = displayPrefix
+    }
+
+    /// The saved expanded set; empty for a new workspace (every group collapsed, the seed's default) or
+    /// when the saved raw value is unreadable (then moved aside with a warning).
+    /// - Throws: `FileError` when the folder exists but cannot be locked or read.
+    public func expandedGroups() throws(FileError) -> Set<UUID> {
+        guard FileManager.default.fileExists(atPath: stateFile.path) else { return [] }
+        return try update { (ids: inout Set<UUID>) in }
+    }
+
+    /// Reads the expanded set, lets `change` modify it, and saves it if it changed, all under the lock.
+    /// - Returns: the set after `change`.
+    /// - Throws: `FileError` when the state cannot be locked, read or written; nothing is lost then.
+    @discardableResult
+    public func update(_ change: (inout Set<UUID>) -> Void) throws(FileError) -> Set<UUID> {
+        try withLock { () throws(FileError) -> Set<UUID> in
+            var values = try readValues()
+            let raw = values[Self.expandedGroupsKey]
+            var ids: Set<UUID> = []
+            if let raw {
+                if let decoded = Set<UUID>(rawValue: raw) {
+                    ids = decoded
+                } else {
+                    try moveAside(reason: "its '\(Self.expandedGroupsKey)' value is not a JSON array of UUID strings")
+                    values[Self.expandedGroupsKey] = nil
+                }
+            }
+            let before = ids
+            change(&ids)
+            // Write when the set changed, or when the raw value on disk is not in canonical (sorted) form.
+            if ids != before || (raw != nil && raw != ids.rawValue) || (raw == nil && !ids.isEmpty) {
+                values[Self.expandedGroupsKey] = ids.rawValue
+                try writeValues(values)
+            }
+            return ids
+        }
+    }
+
+    // MARK: - File format
+
+    /// Reads `state.json`; a missing file is an empty state. Unreadable content is moved aside.
+    private func readValues() throws(FileError) -> [String: String] {
+        let path = stateFile.path
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileError(path: path, operation: "read", errno: errno)
+        }
+        let reason: String
+        do {
+            let root = try JSONParser.parse(Array(data))
+            if case .object(let members) = root.value {
+                var values: [String: String] = [:]
+                var bad: String?
+                for member in members {
+                    guard case .string(let s) = member.value.value else {
+                        bad = "the value of '\(member.key)' at \(member.value.location) is not a string"
+                        break
+                    }
+                    values[member.key] = s
+                }
+                if bad == nil { return values }
+                reason = bad!
+            } else {
+                reason = "it holds \(root.kindDescription), not an object"
+            }
+        } catch {
+            reason = "\(error.location): \(error.reason)"
+        }
+        try moveAside(reason: reason)
+        return [:]
+    }
+
+    /// `state.json` as pretty JSON with sorted keys, one key a line, stable under version control.
+    private func writeValues(_ values: [String: String]) throws(FileError) {
+        var text = "{\n"
+        for (i, key) in values.keys.sorted().enumerated() {
+            text += "  "
+            JSONNode.appendQuoted(key, to: &text)
+            text += ": "
+            JSONNode.appendQuoted(values[key]!, to: &text)
+            text += i == values.count - 1 ? "\n" : ",\n"
+        }
+        text += "}\n"
+        try AtomicFile.write(Array(text.utf8), to: stateFile, mode: 0o600)
+    }
+
+    /// Renames the unreadable state file to a backup beside it and records one warning.
+    private func moveAside(reason: String) throws(FileError) {
+        let stamp = RunID.timestamp(Date())
+        let backup = directory.appendingPathComponent("state.json.unreadable-\(stamp)")
+        guard rename(stateFile.path, backup.path) == 0 else {
+            throw FileError(path: stateFile.path, operation: "move aside", errno: errno)
+        }
+        warnings.append("\(displayPrefix)state.json could not be read (\(reason)); "
+                        + "moved it to \(displayPrefix)\(backup.lastPathComponent) and started from an empty state")
+    }
+
+    // MARK: - Locking
+
+    /// Creates `.reqrun` (mode 0700) if needed and runs `body` holding an exclusive lock on `.reqrun/lock`.
+    private func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
+        try Self.createPrivateDirectory(directory)
+        let lockPath = directory.appendingPathComponent("lock").path
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError(path: lockPath, operation: "open", errno: errno) }
+        defer { close(fd) }  // closing the descriptor releases the lock
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw FileError(path: lockPath, operation: "lock", errno: errno) }
+        }
+        return try body()
+    }
+
+    /// Creates `url` with mode 0700 (its content may include responses with secrets) if it does not exist.
+    public static func createPrivateDirectory(_ url: URL) throws(FileError) {
+        if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+            throw FileError(path: url.path, operation: "create the folder", errno: errno)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A folder holding `collections/*.json` and reqrun's state in `.reqrun/`.
+public struct Workspace: Sendable {
+    /// The workspace folder.
+    public let root: URL
+
+    public init(root: URL) { self.root = root.standardizedFileURL }
+
+    public var collectionsDirectory: URL { root.appendingPathComponent("collections") }
+    /// `.reqrun/`: saved state, the lock and run records (mode 0700).
+    public var stateDirectory: URL { root.appendingPathComponent(".reqrun") }
+    /// `.reqrun/runs/`: one JSON run record per run.
+    public var runsDirectory: URL { stateDirectory.appendingPathComponent("runs") }
+
+    /// The nearest folder at or above `start` that has `collections/` or `.reqrun/` (like git finding `.git`).
+    /// - Throws: `WorkspaceError.notFound` when no folder up to `/` has either.
+    public static func locate(from start: URL) throws(WorkspaceError) -> Workspace {
+        var folder = start.standardizedFileURL
+        while true {
+            for marker in ["collections", ".reqrun"] {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(marker).path, isDirectory: &isDirectory),
+                   isDirectory.boolValue {
+                    return Workspace(root: folder)
+                }
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { throw WorkspaceError.notFound(start: start.path) }
+            folder = parent
+        }
+    }
+
+    /// Every `*.json` file in `collections/`, sorted by file name (byte order, so the order is the same in
+    /// every locale).
+    /// - Throws: `WorkspaceError.noCollections` when the folder is missing.
+    public func collectionFiles() throws(WorkspaceError) -> [URL] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: collectionsDirectory.path) else {
+            throw WorkspaceError.noCollections(folder: displayPath(collectionsDirectory))
+        }
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { collectionsDirectory.appendingPathComponent($0) }
+    }
+
+    /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
+    /// across all of them.
+    /// - Throws: `InputError` (unreadable file, invalid JSON, bad field, one group id used twice — naming both
+    ///   places), or `WorkspaceError` when there is no `collections/` folder.
+    public func loadCollections(files: [URL]? = nil) throws -> [RequestCollection] {
+        let urls = try files ?? collectionFiles()
+        var collections: [RequestCollection] = []
+        for url in urls {
+            let display = displayPath(url)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file"
+                throw InputError(file: display, location: nil, reason: reason)
+            }
+            collections.append(try CollectionDecoder.decode(Array(data), file: display, fileName: url.lastPathComponent))
+        }
+        try GroupIndex.checkUniqueIDs(collections)
+        return collections
+    }
+
+    /// `url`'s path relative to the workspace when it is inside it (`collections/sample.json`), else as is.
+    public func displayPath(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}
+
+/// Why a workspace or its collections could not be found.
+public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound(start: String)
+    case noCollections(folder: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let start):
+            return "no workspace found at or above \(start) (a workspace is a folder with collections/ or .reqrun/; "
+                + "use --workspace DIR)"
+        case .noCollections(let folder):
+            return "\(folder)/ does not exist or cannot be read"
+        }
+    }
+}
