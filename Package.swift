@@ -24,8 +24,10 @@ let package = Package(
         .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
         .target(name: "ReqRunCLI", dependencies: ["ReqRunKit"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
-        .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit"]),
-        .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "reqrun"]),
+        // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
+        .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit", "TestSupport"]),
+        .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "TestSupport", "reqrun"]),
     ],
     swiftLanguageModes: [.v6]
 )

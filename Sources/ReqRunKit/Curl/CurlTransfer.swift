@@ -62,6 +62,11 @@ final class CurlTransfer {
         // curl adds `Expect: 100-continue` to large bodies and waits for the server; Postman and most
         // servers do without it, so it is off unless the request sets Expect itself.
         if !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
+        // With content, curl would add `Content-Type: application/x-www-form-urlencoded` on its own; the
+        // request is sent as given, so that default is removed unless the request names a type.
+        if request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            lines.append("Content-Type:")
+        }
         for line in lines { headerList = curl_slist_append(headerList, line) }
         codes.append(reqrun_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         return codes.first { $0 != CURLE_OK }

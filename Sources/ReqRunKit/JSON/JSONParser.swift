@@ -76,9 +76,10 @@ public struct JSONParser {
     }
 
     private mutating func expectLiteral(_ word: String) throws(JSONSyntaxError) {
+        let start = location
         for expected in word.utf8 {
             guard index < bytes.count, bytes[index] == expected else {
-                throw error("invalid literal: expected '\(word)'")
+                throw JSONSyntaxError(location: start, reason: "invalid literal: expected '\(word)'")
             }
             index += 1
         }

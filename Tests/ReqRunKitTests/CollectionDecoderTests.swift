@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+import TestSupport
+
+@Suite struct CollectionDecoderTests {
+    private func decode(_ text: String, file: String = "collections/x.json") throws(InputError) -> RequestCollection {
+        try CollectionDecoder.decode(Array(text.utf8), file: file, fileName: "x.json")
+    }
+
+    private func inputError(_ text: String) -> InputError? {
+        do {
+            _ = try decode(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func decodesTheFullFormat() throws {
+        let collection = try decode("""
+            {"name": "API", "id": "api-1", "variables": {"base": "http://x", "token": "t"},
+             "groups": [{"id": "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee", "name": "g",
+               "requests": [
+                 {"url": "{{base}}/a"},
+                 {"id": "r2", "name": "Create", "method": "PUT", "url": "{{base}}/b",
+                  "headers": [{"name": "X-A", "value": "1"}, {"name": "X-A", "value": "2"}],
+                  "body": {"n": 12345678901234567890, "s": "é"}},
+                 {"method": "POST", "url": "u", "headers": {"B": "1", "A": ""}, "body": "raw {{token}}"}
+               ],
+               "groups": [{"name": "inner", "requests": []}]}]}
+            """)
+        #expect(collection.name == "API")
+        #expect(collection.id == "api-1")
+        #expect(collection.variables == [Variable(name: "base", value: "http://x"), Variable(name: "token", value: "t")])
+        let group = try #require(collection.groups.first)
+        #expect(group.id == UUID(uuidString: "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee"))
+        #expect(!group.idIsDerived)
+        #expect(group.requests[0] == Request(name: "{{base}}/a", method: "GET", url: "{{base}}/a"))
+        #expect(group.requests[1].headers == [HeaderField(name: "X-A", value: "1"), HeaderField(name: "X-A", value: "2")])
+        #expect(group.requests[1].body == .json(#"{"n":12345678901234567890,"s":"é"}"#))
+        #expect(group.requests[1].name == "Create")
+        #expect(group.requests[2].headers == [HeaderField(name: "B", value: "1"), HeaderField(name: "A", value: "")])
+        #expect(group.requests[2].body == .text("raw {{token}}"))
+        #expect(group.groups[0].idIsDerived)
+        #expect(group.groups[0].id == GroupID.derived(fileName: "x.json", groupPath: ["g", "inner"]))
+        #expect(group.requestCount == 3)
+    }
+
+    @Test func invalidJSONNamesFileLineAndColumn() throws {
+        let error = try #require(inputError("{\n  \"name\": \"a\",\n  \"groups\": [,]\n}"))
+        #expect(error.description == "collections/x.json:3:14: expected a value, found character ','")
+    }
+
+    @Test func missingFieldNamesItsPath() throws {
+        let error = try #require(inputError("""
+            {"name": "a", "groups": [{"name": "g"}, {"name": "h", "requests": [{"method": "GET"}]}]}
+            """))
+        #expect(error.fieldPath == "groups[1].requests[0].url")
+        #expect(error.reason == "missing required field 'url'")
+        #expect(error.description == "collections/x.json:1:68: groups[1].requests[0].url: missing required field 'url'")
+    }
+
+    @Test func wronglyTypedFieldNamesItsPathAndType() throws {
+        let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": 5}]}]}"#))
+        #expect(error.description == "collections/x.json:1:61: groups[0].requests[0].url: expected a string, found a number")
+    }
+
+    @Test func unknownFieldGetsASuggestion() throws {
+        let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": "u", "heders": {}}]}]}"#))
+        #expect(error.reason == "unknown field 'heders' (did you mean 'headers'?)")
+        #expect(error.fieldPath == "groups[0].requests[0].heders")
+    }
+
+    @Test func badGroupIDAndMethodAreRejected() throws {
+        let badID = try #require(inputError(#"{"name": "a", "groups": [{"id": "nope", "name": "g"}]}"#))
+        #expect(badID.fieldPath == "groups[0].id")
+        let badMethod = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"method": "GE T", "url": "u"}]}]}"#))
+        #expect(badMethod.fieldPath == "groups[0].requests[0].method")
+    }
+
+    @Test func numberBodyIsRejected() throws {
+        let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": "u", "body": 3}]}]}"#))
+        #expect(error.reason == "expected a string, an object or an array, found a number")
+    }
+
+    @Test func duplicateGroupIDsNameBothPlaces() throws {
+        let dir = try TemporaryDirectory()
+        let id = "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee"
+        try dir.write("collections/a.json", #"{"name": "A", "groups": [{"id": "\#(id)", "name": "one"}]}"#)
+        try dir.write("collections/b.json", "{\"name\": \"B\",\n \"groups\": [{\"name\": \"x\"}, {\"id\": \"\(id)\", \"name\": \"two\"}]}")
+        let workspace = Workspace(root: dir.url)
+        let error = try #require(throws: InputError.self) { try workspace.loadCollections() }
+        #expect(error.file == "collections/b.json")
+        #expect(error.location == SourceLocation(line: 2, column: 28))
+        #expect(error.fieldPath == "groups[1]")
+        #expect(error.reason.contains("collections/a.json:1:26 (groups[0])"))
+    }
+
+    @Test func derivedIDsAreVersion5AndStable() {
+        let a = GroupID.derived(fileName: "x.json", groupPath: ["g"])
+        #expect(a == GroupID.derived(fileName: "x.json", groupPath: ["g"]))
+        #expect(a != GroupID.derived(fileName: "y.json", groupPath: ["g"]))
+        #expect(a != GroupID.derived(fileName: "x.json", groupPath: ["g", ""]))
+        #expect(a.uuidString.dropFirst(14).first == "5")
+        // RFC 9562 test vector (Appendix A.4): www.example.com in the DNS namespace.
+        let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+        #expect(GroupID.nameBasedUUID(namespace: dns, name: "www.example.com").uuidString.lowercased()
+                == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Runs the built `reqrun` executable, as a user would.
+public enum ReqRunBinary {
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The executable: `$REQRUN_BINARY`, else `reqrun` beside the test bundle (SwiftPM builds both into
+    /// the same folder).
+    public static var url: URL {
+        if let path = ProcessInfo.processInfo.environment["REQRUN_BINARY"] { return URL(fileURLWithPath: path) }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("reqrun")
+    }
+
+    /// Runs `reqrun arguments…` in `directory` with `NO_COLOR=1` and waits for it.
+    public static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Output {
+        let process = try start(arguments, in: directory, environment: extra)
+        return process.finish()
+    }
+
+    /// A started process whose output is collected on background threads (so a full pipe never blocks it).
+    public final class Running: @unchecked Sendable {
+        let process: Process
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        var stdoutData = Data()
+        var stderrData = Data()
+        let group = DispatchGroup()
+
+        init(process: Process) { self.process = process }
+
+        public func finish() -> Output {
+            group.wait()
+            process.waitUntilExit()
+            return Output(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+                          stderr: String(decoding: stderrData, as: UTF8.self))
+        }
+    }
+
+    public static func start(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let running = Running(process: process)
+        process.standardOutput = running.stdoutPipe
+        process.standardError = running.stderrPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        running.group.enter()
+        running.group.enter()
+        DispatchQueue.global().async {
+            running.stdoutData = running.stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+            running.group.leave()
+        }
+        DispatchQueue.global().async {
+            running.stderrData = running.stderrPipe.fileHandleForReading.readDataToEndOfFile()
+            running.group.leave()
+        }
+        return running
+    }
+}
