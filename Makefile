@@ -1,0 +1,21 @@
+# reqrun: build, demo and tests. Every target installs what it needs first (scripts/install-deps).
+.PHONY: all deps build demo test clean
+
+all: build
+
+deps:
+	scripts/install-deps
+
+build: deps
+	swift build
+
+# The main job on the sample workspace against a local httpbin (no internet needed).
+demo: build
+	scripts/demo
+
+# The whole test suite against a local httpbin that it starts and stops.
+test: build
+	scripts/test
+
+clean:
+	swift package clean
