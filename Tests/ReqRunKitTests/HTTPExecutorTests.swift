@@ -115,6 +115,17 @@ import TestSupport
         #expect(Digest.hex(Digest.sha256(Array(decoded))) == response.bodySHA256)
     }
 
+    @Test func connectionsAreReusedBetweenRequests() throws {
+        let executor = HTTPExecutor()
+        defer { executor.close() }
+        let url = try TestServers.httpbin() + "/get"
+        let results = (0..<3).map { _ in executor.send(PreparedRequest(method: "GET", url: url, headers: [], body: nil)) }
+        #expect(results.map { $0.response?.status } == [200, 200, 200])
+        // libcurl reports connect time 0 for a transfer on a reused (kept-alive) connection.
+        #expect(results[0].timings.connect > 0)
+        #expect(results[1].timings.connect == 0 && results[2].timings.connect == 0)
+    }
+
     @Test func closedPortIsATransportError() {
         let executor = HTTPExecutor()
         defer { executor.close() }
