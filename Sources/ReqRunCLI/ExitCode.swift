@@ -1,11 +1,14 @@
 /// reqrun's exit codes (also in the README and `reqrun --help`).
 public enum ExitCode: Int32 {
-    /// Everything ran; every request that was sent got a response.
+    /// Every request passed: a response arrived and met its expectations and captures (skips do not count).
     case success = 0
-    /// A request failed: not sent (undefined variable…) or no response (connection refused, timeout…).
-    case requestFailed = 1
-    /// Bad input: a collection, state file or run record that cannot be read, an unknown group.
+    /// An expectation or capture failed (every request got a response).
+    case expectationFailed = 1
+    /// Bad input: a collection, environment, state file or run record that cannot be read, an unknown group.
     case badInput = 2
+    /// A request could not be sent (undefined variable…) or got no response (connection refused, timeout…);
+    /// this wins over `expectationFailed` when both happen.
+    case requestError = 3
     /// A wrong command line (`EX_USAGE` from sysexits.h).
     case usage = 64
     /// A file reqrun must write could not be written (`EX_IOERR`).
@@ -13,9 +16,10 @@ public enum ExitCode: Int32 {
 
     static let helpText = """
         EXIT CODES:
-          0   success: every request sent got a response (skipped requests do not count)
-          1   a request failed: it could not be sent or got no response
-          2   bad input: a collection, saved state or record that cannot be read, an unknown group
+          0   success: every request got a response that met its expectations (skips do not count)
+          1   an expectation or capture failed
+          2   bad input: a collection, environment, saved state or record that cannot be read, an unknown group
+          3   a request could not be sent or got no response (wins over 1)
           64  usage: a wrong command line
           74  a file could not be written (state or run record)
         """

@@ -61,7 +61,7 @@ import TestSupport
         let lines = run.stdout.split(separator: "\n")
         #expect(lines[0].hasPrefix("✓ GET  \(httpbin)/get  200  "))
         #expect(lines[1].hasPrefix("✓ POST \(httpbin)/post  200  "))
-        #expect(lines[2] == "2 requests: 2 responded, 0 failed, 0 skipped in " + lines[2].split(separator: " in ").last!)
+        #expect(lines[2] == "2 requests: 2 passed, 0 failed, 0 errors, 0 skipped in " + lines[2].split(separator: " in ").last!)
 
         let record = try #require(try records(dir).first)
         #expect(record.selection.mode == "expanded")
@@ -80,7 +80,7 @@ import TestSupport
         #expect(try FileManager.default.attributesOfItem(atPath: recordFile)[.posixPermissions] as? Int == 0o600)
 
         let history = try reqrun(["history"], in: dir)
-        #expect(history.stdout.contains("\(record.id)  \(record.startedAt)  expanded   2      2          0       0"))
+        #expect(history.stdout.contains("\(record.id)  \(record.startedAt)  expanded   2      2       0       0       0"))
         let show = try reqrun(["show"], in: dir)
         #expect(show.status == 0)
         #expect(show.stdout.contains("run \(record.id)"))
@@ -114,7 +114,7 @@ import TestSupport
         #expect(!dir.exists(".reqrun/state.json"))
     }
 
-    @Test func failedRequestsExitWithOneAndKeepGoing() throws {
+    @Test func requestErrorsExitWithThreeAndKeepGoing() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try TemporaryDirectory()
         let port = TestServers.closedPort()
@@ -127,10 +127,10 @@ import TestSupport
             ]}]}
             """)
         let run = try reqrun(["run", "--all", "--timeout", "0.5"], in: dir)
-        #expect(run.status == 1)
+        #expect(run.status == 3)
         #expect(run.stdout.contains("✗ GET  http://127.0.0.1:\(port)/refused  Failed to connect"))
         #expect(run.stdout.contains("✗ GET  {{missing}}/x  undefined variable 'missing' in url"))
-        #expect(run.stdout.contains("4 requests: 1 responded, 3 failed, 0 skipped"))
+        #expect(run.stdout.contains("4 requests: 1 passed, 0 failed, 3 errors, 0 skipped"))
         let record = try #require(try records(dir).first)
         #expect(record.results.map(\.outcome) == [.transportError, .invalid, .transportError, .response])
         #expect(record.results[0].error?.curlCode == 7)

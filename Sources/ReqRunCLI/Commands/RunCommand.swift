@@ -9,21 +9,29 @@ enum RunCommand {
         discussion: """
             Choose what to run: --expanded runs the visible requests (every group above them expanded) in list
             order; GROUP... runs every request in and below those groups whatever is expanded; --all runs every
-            request. {{name}} in URL, header fields and body is replaced by --var values, then collection variables;
-            a request with an undefined variable fails before anything is sent. Only http and https are sent:
-            other schemes (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
+            request. {{name}} in URL, header fields, body and expectations is replaced from, highest first: captures
+            made earlier in the run, --var, the environment, group variables, collection variables. A request with
+            an undefined variable fails before anything is sent. Only http and https are sent: other schemes
+            (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
+
+            Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
+            or got no response (wins over 1), 2 bad input, 64 usage.
             """,
         options: [
             .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
             .init(name: "--all", valueName: nil, help: "Run every request."),
-            .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the collection's value.", repeatable: true),
+            .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
+            .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use')."),
+            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html.", repeatable: true),
+            .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
             .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
             .workspace, .collection,
         ],
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
                           repeating: true, optional: true),
-        examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org", "reqrun run --all"]
+        examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org",
+                   "reqrun run --all --env staging --report junit=results.xml --report html=report.html"]
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
@@ -33,13 +41,15 @@ enum RunCommand {
                                                     : "give only one of --expanded, --all or GROUP...", command: command.spec)
         }
         let overrides = try parseVariables(arguments.all("--var"))
+        let reports = try arguments.all("--report").map(ReportRequest.parse)
         let options = ExecutorOptions(
             timeoutMilliseconds: try milliseconds(arguments.value("--timeout"), option: "--timeout", default: 30_000),
             connectTimeoutMilliseconds: try milliseconds(arguments.value("--connect-timeout"), option: "--connect-timeout",
                                                          default: 10_000))
         let context = try WorkspaceContext.load(arguments)
+        let environment = try context.environment(arguments.value("--env"), terminal)
         let references: [RequestReference]
-        let selection: RunSelection
+        var selection: RunSelection
         if arguments.flag("--all") {
             references = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections))).allRequests()
             selection = RunSelection(mode: "all")
@@ -55,22 +65,28 @@ enum RunCommand {
                 SelectedGroup(path: $0.displayPath, id: $0.group.id.uuidString.lowercased())
             })
         }
-        var recordSelection = selection
-        recordSelection.overriddenVariables = overrides.keys.sorted()
+        selection.overriddenVariables = overrides.keys.sorted()
         if references.isEmpty {
             terminal.line(arguments.flag("--expanded")
                 ? "No visible requests: every group is collapsed. Expand one with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
-        let record = Runner.run(references, selection: recordSelection, overrides: overrides, workspace: context.workspace,
-                                options: options) { result in
-            terminal.line(ResultLines.line(result, terminal))
+        let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+                                             processEnvironment: ProcessInfo.processInfo.environment, options: options,
+                                             showSecrets: arguments.flag("--show-secrets"))
+        let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
+            terminal.line(ResultLines.lines(result, terminal))
         }
-        let file = try RunStore(directory: context.workspace.runsDirectory).save(record)
+        let runs = RunStore(directory: context.workspace.runsDirectory)
+        let file = try runs.save(record)
+        runs.prune(keep: try context.historyLimit())
+        for report in reports { try report.write(record) }
         let total = record.results.reduce(0) { $0 + ($1.timings?.total ?? 0) }
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(total))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
-        return record.summary.failed > 0 ? .requestFailed : .success
+        for report in reports { terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim)) }
+        if record.summary.errors > 0 { return .requestError }
+        return record.summary.failed > 0 ? .expectationFailed : .success
     }
 
     /// `NAME=VALUE` pairs; the value may contain `=` and may be empty.

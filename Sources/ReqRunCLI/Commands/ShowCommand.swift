@@ -12,8 +12,8 @@ enum ShowCommand {
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
-        let context = try WorkspaceContext.load(arguments)
-        let record = try RunStore(directory: context.workspace.runsDirectory).load(arguments.positionals.first)
+        let workspace = try WorkspaceContext.locate(arguments)
+        let record = try RunStore(directory: workspace.runsDirectory).load(arguments.positionals.first)
         if arguments.flag("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -23,7 +23,7 @@ enum ShowCommand {
         terminal.line(terminal.styled("run \(record.id)", .bold) + "  \(record.startedAt) → \(record.endedAt)  selection: \(record.selection.mode)")
         for result in record.results {
             terminal.line()
-            terminal.line(ResultLines.line(result, terminal))
+            terminal.line(ResultLines.lines(result, terminal))
             terminal.line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
                 .joined(separator: " › "), .dim))
             if let timings = result.timings {

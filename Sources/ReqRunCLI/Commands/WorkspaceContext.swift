@@ -8,24 +8,44 @@ struct WorkspaceContext {
 
     var store: StateStore { StateStore(directory: workspace.stateDirectory) }
 
+    /// Locates the workspace from `--workspace` or the current folder, without loading collections.
+    static func locate(_ arguments: ParsedArguments) throws -> Workspace {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        guard let dir = arguments.value("--workspace") else { return try Workspace.locate(from: cwd) }
+        let url = URL(fileURLWithPath: dir, relativeTo: cwd)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError(message: "--workspace \(dir): no such folder", command: nil)
+        }
+        return Workspace(root: url)
+    }
+
     /// Locates the workspace and loads its collections. Loading comes first in every command, so a
     /// command that fails on input has touched nothing in `.reqrun/`.
     static func load(_ arguments: ParsedArguments) throws -> WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let workspace: Workspace
-        if let dir = arguments.value("--workspace") {
-            let url = URL(fileURLWithPath: dir, relativeTo: cwd)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError(message: "--workspace \(dir): no such folder", command: nil)
-            }
-            workspace = Workspace(root: url)
-        } else {
-            workspace = try Workspace.locate(from: cwd)
-        }
+        let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files)
         return WorkspaceContext(workspace: workspace, collections: collections)
+    }
+
+    /// The environment for a run: `--env NAME|FILE`, else the one saved with `reqrun env use`, else none.
+    func environment(_ option: String?, _ terminal: Terminal) throws -> Environment? {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if let option { return try workspace.loadEnvironment(option, relativeTo: cwd) }
+        let store = self.store
+        defer { store.warnings.forEach(terminal.warning) }
+        guard let saved = try store.string(forKey: EnvCommand.stateKey) else { return nil }
+        return try workspace.loadEnvironment(saved, relativeTo: workspace.root)
+    }
+
+    /// How many run records to keep: saved with `reqrun history --keep N`, else `RunStore.defaultLimit`.
+    func historyLimit() throws -> Int {
+        guard let saved = try store.string(forKey: HistoryCommand.limitKey), let limit = Int(saved), limit > 0 else {
+            return RunStore.defaultLimit
+        }
+        return limit
     }
 
     /// The saved expanded set, printing the store's warnings (an unreadable state moved aside).

@@ -2,6 +2,19 @@ import ReqRunKit
 
 /// The console's one line per request and the run summary, shared by `run` and `show`.
 enum ResultLines {
+    /// The request's line, then one indented line per failed expectation or capture (expected vs. actual).
+    static func lines(_ result: RequestResult, _ terminal: Terminal) -> String {
+        var text = line(result, terminal)
+        for expectation in result.expectations where !expectation.passed {
+            text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(expectation.description))", .red)
+                + "\n        expected: \(Terminal.sanitized(expectation.expected))\n        actual:   \(Terminal.sanitized(expectation.actual))"
+        }
+        for capture in result.captures {
+            if let error = capture.error { text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(error))", .red) }
+        }
+        return text
+    }
+
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
     static func line(_ result: RequestResult, _ terminal: Terminal) -> String {
         let method = result.method.padding(toLength: max(4, result.method.count), withPad: " ", startingAt: 0)
@@ -10,7 +23,8 @@ enum ResultLines {
         case .response:
             let response = result.response!
             let style: Terminal.Style = response.status >= 400 ? .yellow : .green
-            return "\(terminal.styled("✓", .green)) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
+            let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)
+            return "\(mark) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
                 + "\(milliseconds(result.timings?.total ?? 0))  \(byteCount(response.bodySize))"
         case .transportError, .invalid:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
@@ -19,10 +33,10 @@ enum ResultLines {
         }
     }
 
-    /// `2 requests: 2 responded, 0 failed, 0 skipped`.
+    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped`.
     static func summary(_ summary: RunSummary) -> String {
-        "\(summary.total) request\(summary.total == 1 ? "" : "s"): \(summary.responded) responded, "
-            + "\(summary.failed) failed, \(summary.skipped) skipped"
+        "\(summary.total) request\(summary.total == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed, "
+            + "\(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.skipped) skipped"
     }
 
     /// Microseconds as `12 ms` (`0.4 ms` below one millisecond).

@@ -29,9 +29,12 @@ public final class HTTPExecutor {
 
     /// Sends `request` and waits for the whole response. Never throws: a transport failure is in
     /// `TransferResult.error` with libcurl's code and message.
-    public func send(_ request: PreparedRequest) -> TransferResult {
+    /// - Parameter inspectBody: keep up to `inspectLimit` bytes of the body in `TransferResult.body` (for
+    ///   expectations and captures), rather than the record's `bodyLimit`.
+    public func send(_ request: PreparedRequest, inspectBody: Bool = false) -> TransferResult {
         guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
-        let transfer = CurlTransfer(request: request, options: options)
+        let transfer = CurlTransfer(request: request, options: options,
+                                    keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit)
         defer { transfer.cleanUp() }
         if let failure = transfer.configure() {
             return transfer.result(code: failure)

@@ -16,11 +16,15 @@ final class CurlTransfer {
     private var bodyPrefix: [UInt8] = []
     private var bodySize = 0
     private var responseHeaders: [HeaderField] = []
+    private var reasonPhrase = ""
     private var sentHeaders: [HeaderField] = []
+    /// How many body bytes to hold in memory.
+    private let keepLimit: Int
 
-    init(request: PreparedRequest, options: ExecutorOptions) {
+    init(request: PreparedRequest, options: ExecutorOptions, keepLimit: Int) {
         self.request = request
         self.options = options
+        self.keepLimit = keepLimit
         self.easy = curl_easy_init()
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -104,7 +108,7 @@ final class CurlTransfer {
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
         hasher.update(bytes)
         bodySize += bytes.count
-        let room = options.bodyLimit - bodyPrefix.count
+        let room = keepLimit - bodyPrefix.count
         if room > 0 { bodyPrefix.append(contentsOf: bytes.prefix(room)) }
     }
 
@@ -116,6 +120,9 @@ final class CurlTransfer {
         if line.hasPrefix("HTTP/") {
             // A new status line: a 1xx interim response or a redirect came before; keep only the last block.
             responseHeaders = []
+            // "HTTP/1.1 200 OK": the reason phrase is what follows the code (RFC 9112 §4), possibly empty.
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -144,18 +151,18 @@ final class CurlTransfer {
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            return TransferResult(sentHeaders: sentHeaders, response: nil,
+            return TransferResult(sentHeaders: sentHeaders, response: nil, body: [],
                                   error: ResultError(curlCode: Int(code.rawValue), message: message), timings: timings)
         }
         var address: UnsafeMutablePointer<CChar>?
         _ = reqrun_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
         let port = longInfo(CURLINFO_PRIMARY_PORT)
         let response = ResponseRecord(
-            status: longInfo(CURLINFO_RESPONSE_CODE), httpVersion: Self.versionName(longInfo(CURLINFO_HTTP_VERSION)),
+            status: longInfo(CURLINFO_RESPONSE_CODE), reasonPhrase: reasonPhrase, httpVersion: Self.versionName(longInfo(CURLINFO_HTTP_VERSION)),
             headers: responseHeaders, bodySize: bodySize, bodySHA256: Digest.hex(hasher.finish()),
-            body: RecordedBody(prefix: bodyPrefix, truncated: bodySize > bodyPrefix.count),
+            body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
-        return TransferResult(sentHeaders: sentHeaders, response: response, error: nil, timings: timings)
+        return TransferResult(sentHeaders: sentHeaders, response: response, body: bodyPrefix, error: nil, timings: timings)
     }
 
     private func longInfo(_ info: CURLINFO) -> Int {

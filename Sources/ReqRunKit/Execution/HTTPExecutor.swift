@@ -6,11 +6,16 @@ public struct ExecutorOptions: Sendable, Equatable {
     public var connectTimeoutMilliseconds: Int
     /// The `User-Agent` sent unless a request has its own.
     public var userAgent: String
-    /// How many bytes of each response body are kept (`RunRecord.bodyLimit`).
+    /// How many bytes of each response body the record keeps (`RunRecord.bodyLimit`).
     public var bodyLimit: Int
+    /// How many bytes of a body are held for expectations and captures that read it: 8 MiB by default.
+    /// A longer body is still counted and hashed whole, but body checks on it fail with a clear reason.
+    public var inspectLimit: Int
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
-                userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit) {
+                userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,
+                inspectLimit: Int = 8 * 1024 * 1024) {
+        self.inspectLimit = inspectLimit
         self.timeoutMilliseconds = timeoutMilliseconds
         self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
         self.userAgent = userAgent
@@ -24,6 +29,9 @@ public struct TransferResult: Sendable, Equatable {
     public var sentHeaders: [HeaderField]
     /// The final response, when one arrived.
     public var response: ResponseRecord?
+    /// The body's first bytes: up to `inspectLimit` when the send asked to inspect the body, else up to
+    /// `bodyLimit`.
+    public var body: [UInt8]
     /// The transport failure, when the transfer did not complete.
     public var error: ResultError?
     public var timings: Timings

@@ -1,50 +1,118 @@
 import Foundation
 
+/// What a run uses besides the requests: variable sources, executor settings, masking.
+public struct RunConfiguration: Sendable {
+    public var selection: RunSelection
+    /// The environment (`--env`, or the one saved with `reqrun env use`).
+    public var environment: Environment?
+    /// `--var NAME=VALUE` values.
+    public var overrides: [String: String]
+    /// Read only through `{{process.env.NAME}}`.
+    public var processEnvironment: [String: String]
+    public var options: ExecutorOptions
+    /// `--show-secrets`: record and show secrets as they are.
+    public var showSecrets: Bool
+
+    public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
+                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false) {
+        self.selection = selection
+        self.environment = environment
+        self.overrides = overrides
+        self.processEnvironment = processEnvironment
+        self.options = options
+        self.showSecrets = showSecrets
+    }
+}
+
 /// Runs a selection of requests in list order and builds the run record.
+///
+/// For each request: resolve its variables (collection, groups, environment, `--var`, earlier captures),
+/// send it, check its expectations, take its captures. One failure does not stop the run. Requests run one
+/// after another, so a capture is always ready for the requests after it; a later `--parallel` must keep
+/// that: a request that refers to a captured variable waits for the request that captures it.
 public enum Runner {
-    /// Prepares and sends each request in order. One failure does not stop the run.
-    /// - Parameters:
-    ///   - references: the selected requests, in list order.
-    ///   - overrides: `--var NAME=VALUE` values; they win over collection variables.
-    ///   - onResult: called after each request, in order, so the console can show progress.
-    /// - Returns: the run record (not yet saved: see `RunStore.save`).
-    public static func run(_ references: [RequestReference], selection: RunSelection, overrides: [String: String],
-                           workspace: Workspace, options: ExecutorOptions,
+    /// - Parameter onResult: called after each request, in order, with the masked result.
+    /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`).
+    public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
                            onResult: (RequestResult) -> Void = { _ in }) -> RunRecord {
         let started = Date()
-        let id = RunID.make(started)
         var results: [RequestResult] = []
+        var captured = VariableLayer(source: "capture", values: [:])
         // Created lazily: a selection whose requests are all skipped never initialises libcurl.
         var executor: HTTPExecutor?
         for reference in references {
-            let request = reference.request
-            var result = RequestResult(index: reference.index, collection: reference.collectionName,
-                                       groupPath: reference.groupPath,
-                                       groupID: reference.groups.last!.id.uuidString.lowercased(),
-                                       name: request.name, method: request.method, url: request.url, outcome: .invalid)
-            switch RequestPreparation.prepare(reference, overrides: overrides) {
-            case .failure(let failure):
-                if case .unsupportedScheme = failure {
-                    result.url = (try? Template.resolve(request.url, RequestPreparation.variables(for: reference, overrides: overrides)).get()) ?? request.url
-                }
-                result.outcome = failure.isSkip ? .skipped : .invalid
-                result.error = ResultError(message: failure.description)
-            case .success(let prepared):
-                result.url = prepared.url
-                if executor == nil { executor = HTTPExecutor(options: options) }
-                let transfer = executor!.send(prepared)
-                result.outcome = transfer.response != nil ? .response : .transportError
-                result.error = transfer.error
-                result.request = SentRequest(headers: transfer.sentHeaders, bodySize: prepared.body?.count ?? 0)
-                result.response = transfer.response
-                result.timings = transfer.timings
-            }
-            results.append(result)
-            onResult(result)
+            let scope = scope(for: reference, configuration, captured: captured)
+            let masker = SecretMasker(values: scope.secretValues(), enabled: !configuration.showSecrets)
+            let result = runOne(reference, scope: scope, configuration.options, executor: &executor, captured: &captured)
+            let masked = masker.mask(result)
+            results.append(masked)
+            onResult(masked)
         }
         executor?.close()
-        return RunRecord(id: id, startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
+        return RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
                          reqrunVersion: reqrunVersion, libcurlVersion: executor == nil ? "" : HTTPExecutor.libcurlVersion,
-                         workspace: workspace.root.path, selection: selection, results: results)
+                         workspace: workspace.root.path, environment: configuration.environment?.name,
+                         selection: configuration.selection, results: results)
+    }
+
+    /// The variable layers for one request, lowest precedence first.
+    public static func scope(for reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer) -> VariableScope {
+        var layers = [VariableLayer(source: "collection", values: dictionary(reference.collectionVariables))]
+        for group in reference.groups where !group.variables.isEmpty {
+            layers.append(VariableLayer(source: "group '\(group.name)'", values: dictionary(group.variables)))
+        }
+        if let environment = configuration.environment { layers.append(environment.layer) }
+        layers.append(VariableLayer(source: "--var", values: configuration.overrides))
+        layers.append(captured)
+        return VariableScope(layers: layers, processEnvironment: configuration.processEnvironment)
+    }
+
+    private static func dictionary(_ variables: [Variable]) -> [String: String] {
+        Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ options: ExecutorOptions,
+                               executor: inout HTTPExecutor?, captured: inout VariableLayer) -> RequestResult {
+        let request = reference.request
+        func result(url: String, outcome: RequestResult.Outcome, error: ResultError?, request sent: SentRequest? = nil,
+                    transfer: TransferResult? = nil, startedAt: String? = nil, expectations: [ExpectationResult] = [],
+                    captures: [CaptureResult] = []) -> RequestResult {
+            RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                          groupID: reference.groups.last!.id.uuidString.lowercased(), name: request.name,
+                          method: request.method, url: url, outcome: outcome, error: error, request: sent,
+                          response: transfer?.response, timings: transfer?.timings, startedAt: startedAt,
+                          expectations: expectations, captures: captures)
+        }
+        let prepared: PreparedRequest
+        switch RequestPreparation.prepare(request, scope: scope) {
+        case .failure(let failure):
+            let url = (try? scope.resolve(request.url, field: "url")) ?? request.url
+            return result(url: failure.isSkip ? url : request.url, outcome: failure.isSkip ? .skipped : .invalid,
+                          error: ResultError(message: failure.description))
+        case .success(let value):
+            prepared = value
+        }
+        if executor == nil { executor = HTTPExecutor(options: options) }
+        let startedAt = RunID.iso8601(Date())
+        let needsBody = !request.captures.isEmpty || request.expectations.contains {
+            switch $0.expectation {
+            case .body, .json: return true
+            default: return false
+            }
+        }
+        let transfer = executor!.send(prepared, inspectBody: needsBody)
+        let sent = SentRequest(headers: transfer.sentHeaders, bodySize: prepared.body?.count ?? 0,
+                               body: prepared.body.map { RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit) })
+        guard let response = transfer.response else {
+            return result(url: prepared.url, outcome: .transportError, error: transfer.error, request: sent, transfer: transfer,
+                          startedAt: startedAt)
+        }
+        let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
+                                bodySize: response.bodySize, totalMicroseconds: transfer.timings.total)
+        let expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: scope) }
+        let captures = request.captures.map { CaptureCheck.evaluate($0, view) }
+        for capture in captures { if let value = capture.value { captured.values[capture.variable] = value } }
+        return result(url: prepared.url, outcome: .response, error: nil, request: sent, transfer: transfer, startedAt: startedAt,
+                      expectations: expectations, captures: captures)
     }
 }

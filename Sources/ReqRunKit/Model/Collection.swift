@@ -43,6 +43,8 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     /// True when `id` was derived rather than written in the file.
     public var idIsDerived: Bool
     public var name: String
+    /// Group variables in file order; they override the collection's and an outer group's.
+    public var variables: [Variable]
     /// Requests in file order.
     public var requests: [Request]
     /// Nested groups in file order; listed after the group's own requests.
@@ -50,11 +52,12 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     /// Where the group's object starts in its file.
     public var location: SourceLocation
 
-    public init(id: UUID, idIsDerived: Bool = false, name: String, requests: [Request] = [], groups: [RequestGroup] = [],
-                location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    public init(id: UUID, idIsDerived: Bool = false, name: String, variables: [Variable] = [], requests: [Request] = [],
+                groups: [RequestGroup] = [], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
         self.id = id
         self.idIsDerived = idIsDerived
         self.name = name
+        self.variables = variables
         self.requests = requests
         self.groups = groups
         self.location = location
@@ -78,9 +81,16 @@ public struct Request: Sendable, Equatable {
     public var headers: [HeaderField]
     /// The content to send, if any.
     public var body: RequestBody?
+    /// What the response must satisfy (`expect`); none means a response is enough.
+    public var expectations: [ExpectationSpec]
+    /// Values taken from the response into variables for later requests (`capture`).
+    public var captures: [Capture]
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
-                headers: [HeaderField] = [], body: RequestBody? = nil) {
+                headers: [HeaderField] = [], body: RequestBody? = nil, expectations: [ExpectationSpec] = [],
+                captures: [Capture] = []) {
+        self.expectations = expectations
+        self.captures = captures
         self.id = id
         self.name = name ?? url
         self.method = method

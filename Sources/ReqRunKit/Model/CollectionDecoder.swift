@@ -52,7 +52,7 @@ public enum CollectionDecoder {
     private static func decodeGroup(_ node: JSONNode, path: String, parents: [String], file: String,
                                     fileName: String) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "requests", "groups"])
+        try reader.rejectUnknownKeys(["id", "name", "description", "variables", "requests", "groups"])
         let name = try reader.requiredString("name")
         let namePath = parents + [name]
         let id: UUID
@@ -76,13 +76,13 @@ public enum CollectionDecoder {
         for (child, childPath) in try reader.optionalArray("groups") {
             groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName))
         }
-        return RequestGroup(id: id, idIsDerived: derived, name: name, requests: requests, groups: groups,
-                            location: node.location)
+        return RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
+                            requests: requests, groups: groups, location: node.location)
     }
 
     private static func decodeRequest(_ node: JSONNode, path: String, file: String) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body"])
+        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body", "expect", "capture"])
         let url = try reader.requiredString("url")
         let method = try reader.optionalString("method") ?? "GET"
         if method.isEmpty || !method.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
@@ -90,7 +90,8 @@ public enum CollectionDecoder {
                                "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
         }
         return Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
-                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader))
+                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader),
+                       expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader))
     }
 
     /// Headers are an array of `{"name": …, "value": …}` (order kept, names may repeat) or, for short

@@ -14,13 +14,16 @@ public struct RunRecord: Codable, Sendable, Equatable {
     public var libcurlVersion: String
     /// The workspace folder, absolute.
     public var workspace: String
+    /// The environment used (`--env` or `reqrun env use`), if any.
+    public var environment: String?
     public var selection: RunSelection
     public var summary: RunSummary
     /// Every selected request in list order.
     public var results: [RequestResult]
 
     public init(id: String, startedAt: String, endedAt: String, reqrunVersion: String, libcurlVersion: String,
-                workspace: String, selection: RunSelection, results: [RequestResult]) {
+                workspace: String, environment: String? = nil, selection: RunSelection, results: [RequestResult]) {
+        self.environment = environment
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -59,21 +62,27 @@ public struct SelectedGroup: Codable, Sendable, Equatable {
     }
 }
 
-/// Counts of a run's results by outcome.
+/// Counts of a run's results. `passed + failed + errors + skipped == total`.
 public struct RunSummary: Codable, Sendable, Equatable {
     public var total: Int
-    /// Requests that got a response (any status code).
-    public var responded: Int
-    /// Requests that failed: not sent (`invalid`) or no response (`transportError`).
+    /// Requests that got a response and met every expectation and capture.
+    public var passed: Int
+    /// Requests that got a response but missed an expectation or a capture.
     public var failed: Int
+    /// Requests not sent (`invalid`) or that got no response (`transportError`).
+    public var errors: Int
     /// Requests not sent because of their scheme; a skip does not fail a run.
     public var skipped: Int
+    /// Requests that got a response, whatever its checks: `passed + failed`.
+    public var responded: Int
 
     public init(_ results: [RequestResult]) {
         total = results.count
         responded = results.filter { $0.outcome == .response }.count
+        passed = results.filter { $0.outcome == .response && $0.passed }.count
+        failed = responded - passed
         skipped = results.filter { $0.outcome == .skipped }.count
-        failed = total - responded - skipped
+        errors = total - responded - skipped
     }
 }
 
@@ -109,10 +118,23 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var response: ResponseRecord?
     /// Phase times in microseconds from the start of the transfer (`CURLINFO_*_TIME_T`); present when sent.
     public var timings: Timings?
+    /// When the transfer started (ISO 8601 UTC, milliseconds); present when sent.
+    public var startedAt: String?
+    /// True when a response arrived and every expectation and capture succeeded.
+    public var passed: Bool
+    /// Each expectation's outcome, in the order written.
+    public var expectations: [ExpectationResult]
+    /// Each capture's outcome, in the order written.
+    public var captures: [CaptureResult]
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,
-                response: ResponseRecord? = nil, timings: Timings? = nil) {
+                response: ResponseRecord? = nil, timings: Timings? = nil, startedAt: String? = nil,
+                expectations: [ExpectationResult] = [], captures: [CaptureResult] = []) {
+        self.startedAt = startedAt
+        self.expectations = expectations
+        self.captures = captures
+        self.passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }
         self.index = index
         self.collection = collection
         self.groupPath = groupPath
@@ -144,10 +166,13 @@ public struct SentRequest: Codable, Sendable, Equatable {
     public var headers: [HeaderField]
     /// Content length in bytes (0 for none).
     public var bodySize: Int
+    /// The first `RunRecord.bodyLimit` bytes of the content sent, if any.
+    public var body: RecordedBody?
 
-    public init(headers: [HeaderField], bodySize: Int) {
+    public init(headers: [HeaderField], bodySize: Int, body: RecordedBody? = nil) {
         self.headers = headers
         self.bodySize = bodySize
+        self.body = body
     }
 }
 
@@ -155,6 +180,8 @@ public struct SentRequest: Codable, Sendable, Equatable {
 public struct ResponseRecord: Codable, Sendable, Equatable {
     /// Status code (RFC 9110 §15).
     public var status: Int
+    /// The reason phrase of the status line (`OK`; empty in HTTP/2 and 3, which have none).
+    public var reasonPhrase: String
     /// `1.0`, `1.1`, `2` or `3`.
     public var httpVersion: String
     /// Header fields in the order received, repeated names kept.
@@ -169,9 +196,10 @@ public struct ResponseRecord: Codable, Sendable, Equatable {
     public var remoteAddress: String?
     public var remotePort: Int?
 
-    public init(status: Int, httpVersion: String, headers: [HeaderField], bodySize: Int, bodySHA256: String,
-                body: RecordedBody, remoteAddress: String?, remotePort: Int?) {
+    public init(status: Int, reasonPhrase: String = "", httpVersion: String, headers: [HeaderField], bodySize: Int,
+                bodySHA256: String, body: RecordedBody, remoteAddress: String?, remotePort: Int?) {
         self.status = status
+        self.reasonPhrase = reasonPhrase
         self.httpVersion = httpVersion
         self.headers = headers
         self.bodySize = bodySize

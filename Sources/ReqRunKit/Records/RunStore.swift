@@ -21,6 +21,18 @@ public struct RunStore: Sendable {
         return url
     }
 
+    /// How many run records a workspace keeps unless `reqrun history --keep N` saved another number.
+    public static let defaultLimit = 100
+
+    /// Removes the oldest records beyond the newest `keep`.
+    /// - Returns: the ids removed.
+    @discardableResult
+    public func prune(keep: Int) -> [String] {
+        let old = Array(ids().dropFirst(max(0, keep)))
+        for id in old { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(id).json")) }
+        return old
+    }
+
     /// Run ids, newest first (ids sort by start time).
     public func ids() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

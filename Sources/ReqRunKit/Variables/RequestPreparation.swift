@@ -27,6 +27,10 @@ public struct PreparedRequest: Sendable, Equatable {
 public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// `{{name}}` references without a value; `field` is where (`url`, `headers[0].value`, `body`).
     case undefinedVariables(names: [String], field: String)
+    /// A chain of references that comes back to itself (`a → b → a`).
+    case variableCycle(names: [String], field: String)
+    /// A chain of references deeper than `VariableScope.maximumDepth`.
+    case variableDepth(names: [String], field: String)
     /// A CR, LF or NUL in the URL or a header field after substitution: it would split or end the request
     /// (RFC 9110 §5.5 forbids them in field values), so nothing is sent.
     case forbiddenCharacter(field: String)
@@ -44,6 +48,10 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
         case .undefinedVariables(let names, let field):
             let list = names.map { "'\($0)'" }.joined(separator: ", ")
             return "undefined variable\(names.count == 1 ? "" : "s") \(list) in \(field)"
+        case .variableCycle(let names, let field):
+            return "variable cycle in \(field): \(names.joined(separator: " → "))"
+        case .variableDepth(let names, let field):
+            return "variables nest deeper than \(VariableScope.maximumDepth) levels in \(field): \(names.joined(separator: " → "))"
         case .forbiddenCharacter(let field):
             return "\(field) contains a CR, LF or NUL character, which would corrupt the request"
         case .unsupportedScheme(let scheme):
@@ -54,24 +62,21 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
 
 /// Turns a collection request into a `PreparedRequest`.
 public enum RequestPreparation {
-    /// Resolves `reference`'s templates with its collection variables, overridden by `overrides`
-    /// (`--var NAME=VALUE`, highest precedence).
-    /// - Returns: the prepared request, or why it is not sent (undefined variable, forbidden character,
+    /// Resolves `request`'s templates in `scope`.
+    /// - Returns: the prepared request, or why it is not sent (undefined variable, cycle, forbidden character,
     ///   a scheme other than http/https).
-    public static func prepare(_ reference: RequestReference, overrides: [String: String]) -> Result<PreparedRequest, PreparationFailure> {
-        let variables = Self.variables(for: reference, overrides: overrides)
-        let request = reference.request
+    public static func prepare(_ request: Request, scope: VariableScope) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
-            var url = try resolve(request.url, variables, field: "url")
+            var url = try resolve(request.url, scope, field: "url")
             if url.range(of: "://") == nil { url = "http://" + url }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {
                 headers.append(HeaderField(name: header.name,
-                                           value: try resolve(header.value, variables, field: "headers[\(i)].value")))
+                                           value: try resolve(header.value, scope, field: "headers[\(i)].value")))
             }
             var body: [UInt8]?
             if let template = request.body {
-                body = Array(try resolve(template.template, variables, field: "body", allowLineBreaks: true).utf8)
+                body = Array(try resolve(template.template, scope, field: "body", allowLineBreaks: true).utf8)
                 if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                     // A JSON body is labelled as JSON; a string body as plain text, as Postman does for raw text.
                     let type = if case .json = template { "application/json" } else { "text/plain; charset=utf-8" }
@@ -86,24 +91,12 @@ public enum RequestPreparation {
         }
     }
 
-    /// The values `{{name}}` resolves to for `reference`: collection variables, then `overrides` on top.
-    public static func variables(for reference: RequestReference, overrides: [String: String]) -> [String: String] {
-        var variables: [String: String] = [:]
-        for variable in reference.collectionVariables { variables[variable.name] = variable.value }
-        for (name, value) in overrides { variables[name] = value }
-        return variables
-    }
-
-    private static func resolve(_ template: String, _ variables: [String: String], field: String,
+    private static func resolve(_ template: String, _ scope: VariableScope, field: String,
                                 allowLineBreaks: Bool = false) throws(PreparationFailure) -> String {
-        switch Template.resolve(template, variables) {
-        case .failure(let unresolved):
-            throw .undefinedVariables(names: unresolved.names, field: field)
-        case .success(let text):
-            if !allowLineBreaks, text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
-                throw .forbiddenCharacter(field: field)
-            }
-            return text
+        let text = try scope.resolve(template, field: field)
+        if !allowLineBreaks, text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            throw .forbiddenCharacter(field: field)
         }
+        return text
     }
 }

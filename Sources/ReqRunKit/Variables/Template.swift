@@ -1,31 +1,30 @@
-import Foundation
-
-/// `{{name}}` references in URL, header and body templates (Postman's syntax).
+/// `{{name}}` references in URL, header, body and capture templates (Postman's syntax).
 public enum Template {
-    /// Replaces each `{{name}}` with its value from `variables`. A name is the text between the braces,
-    /// trimmed of spaces. Values are inserted as they are (a value's own `{{…}}` is not expanded again).
-    /// - Returns: the text, or the names that have no value, in order of first use.
-    public static func resolve(_ template: String, _ variables: [String: String]) -> Result<String, UnresolvedVariables> {
-        var output = ""
-        var missing: [String] = []
+    /// A piece of a template: text as written, or a reference to a variable.
+    public enum Segment: Sendable, Equatable {
+        case text(Substring)
+        /// The name between the braces, surrounding spaces trimmed.
+        case reference(String)
+    }
+
+    /// Splits `template` into text and `{{name}}` references. `{{` without a closing `}}` is text.
+    public static func segments(_ template: String) -> [Segment] {
+        var result: [Segment] = []
         var rest = template[...]
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            output += rest[..<open.lowerBound]
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let value = variables[name] {
-                output += value
-            } else if !missing.contains(name) {
-                missing.append(name)
-            }
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            if open.lowerBound > rest.startIndex { result.append(.text(rest[..<open.lowerBound])) }
+            let name = rest[open.upperBound..<close.lowerBound]
+            result.append(.reference(String(name.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())))
             rest = rest[close.upperBound...]
         }
-        output += rest
-        return missing.isEmpty ? .success(output) : .failure(UnresolvedVariables(names: missing))
+        if !rest.isEmpty { result.append(.text(rest)) }
+        return result
     }
-}
 
-/// `{{name}}` references that have no value.
-public struct UnresolvedVariables: Error, Sendable, Equatable {
-    public var names: [String]
+    /// The names `template` refers to, in order of first use.
+    public static func references(_ template: String) -> [String] {
+        var names: [String] = []
+        for case .reference(let name) in segments(template) where !names.contains(name) { names.append(name) }
+        return names
+    }
 }

@@ -33,7 +33,7 @@ public final class StateStore {
     /// - Throws: `FileError` when the folder exists but cannot be locked or read.
     public func expandedGroups() throws(FileError) -> Set<UUID> {
         guard FileManager.default.fileExists(atPath: stateFile.path) else { return [] }
-        return try update { (ids: inout Set<UUID>) in }
+        return try transaction { values in Set<UUID>(rawValue: values[Self.expandedGroupsKey] ?? "[]") ?? [] }
     }
 
     /// Reads the expanded set, lets `change` modify it, and saves it if it changed, all under the lock.
@@ -41,26 +41,48 @@ public final class StateStore {
     /// - Throws: `FileError` when the state cannot be locked, read or written; nothing is lost then.
     @discardableResult
     public func update(_ change: (inout Set<UUID>) -> Void) throws(FileError) -> Set<UUID> {
-        try withLock { () throws(FileError) -> Set<UUID> in
-            var values = try readValues()
-            let raw = values[Self.expandedGroupsKey]
-            var ids: Set<UUID> = []
-            if let raw {
-                if let decoded = Set<UUID>(rawValue: raw) {
-                    ids = decoded
+        try transaction { values in
+            var ids = Set<UUID>(rawValue: values[Self.expandedGroupsKey] ?? "[]") ?? []
+            let before = ids
+            change(&ids)
+            if ids != before { values[Self.expandedGroupsKey] = ids.rawValue }
+            return ids
+        }
+    }
+
+    /// The saved value of `key` (e.g. `environment`), or nil.
+    public func string(forKey key: String) throws(FileError) -> String? {
+        guard FileManager.default.fileExists(atPath: stateFile.path) else { return nil }
+        return try transaction { $0[key] }
+    }
+
+    /// Saves `value` under `key`, or removes the key for nil.
+    public func setString(_ value: String?, forKey key: String) throws(FileError) {
+        try transaction { $0[key] = value }
+    }
+
+    /// Runs `body` on the saved key → value map under the lock and writes the map back if it changed.
+    /// Content that cannot be read is moved aside first (see the type's documentation); an `expandedGroups`
+    /// value that `Set<UUID>(rawValue:)` rejects is dropped, after the file was moved aside, and the other
+    /// keys are written back. A value not in canonical form (unsorted ids) is rewritten sorted.
+    private func transaction<T>(_ body: (inout [String: String]) -> T) throws(FileError) -> T {
+        try withLock { () throws(FileError) -> T in
+            let original = try readValues()
+            var values = original
+            if let raw = values[Self.expandedGroupsKey] {
+                if let ids = Set<UUID>(rawValue: raw) {
+                    values[Self.expandedGroupsKey] = ids.rawValue
                 } else {
                     try moveAside(reason: "its '\(Self.expandedGroupsKey)' value is not a JSON array of UUID strings")
                     values[Self.expandedGroupsKey] = nil
                 }
             }
-            let before = ids
-            change(&ids)
-            // Write when the set changed, or when the raw value on disk is not in canonical (sorted) form.
-            if ids != before || (raw != nil && raw != ids.rawValue) || (raw == nil && !ids.isEmpty) {
-                values[Self.expandedGroupsKey] = ids.rawValue
+            let result = body(&values)
+            let fileMissing = !FileManager.default.fileExists(atPath: stateFile.path)
+            if values != original || (fileMissing && !values.isEmpty) {
                 try writeValues(values)
             }
-            return ids
+            return result
         }
     }
 

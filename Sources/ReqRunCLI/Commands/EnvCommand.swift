@@ -1,0 +1,68 @@
+import Foundation
+import ReqRunKit
+
+/// `reqrun env list | show [NAME] | use NAME | use --none`: environments of the workspace.
+enum EnvCommand {
+    /// The state key of the saved environment, beside `expandedGroups`.
+    static let stateKey = "environment"
+
+    static let command = Command(spec: CommandSpec(
+        name: "env",
+        abstract: "List, show or choose the workspace's environments (environments/NAME.json).",
+        discussion: """
+            list: every environment, * marking the one in use. show [NAME]: its variables, secrets as ****
+            (default: the one in use). use NAME: save the choice in .reqrun/state.json; 'reqrun run' then uses it
+            unless --env says otherwise. use --none: forget the choice.
+            """,
+        options: [.init(name: "--none", valueName: nil, help: "With 'use': use no environment."),
+                  .init(name: "--show-secrets", valueName: nil, help: "With 'show': print secret values."),
+                  .workspace],
+        positional: .init(name: "ACTION", help: "list, show [NAME] or use NAME.", repeating: true, optional: false),
+        examples: ["reqrun env list", "reqrun env use staging", "reqrun env show"]
+    ), run: run)
+
+    static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        let action = arguments.positionals[0]
+        let rest = Array(arguments.positionals.dropFirst())
+        guard rest.count <= 1 else { throw UsageError(message: "unexpected argument '\(rest[1])'", command: command.spec) }
+        let workspace = try WorkspaceContext.locate(arguments)
+        let store = StateStore(directory: workspace.stateDirectory)
+        defer { store.warnings.forEach(terminal.warning) }
+        switch action {
+        case "list":
+            let current = try store.string(forKey: stateKey)
+            let names = workspace.environmentNames()
+            if names.isEmpty { terminal.line("No environments (add JSON files to environments/).") }
+            for name in names { terminal.line("\(name == current ? "*" : " ") \(name)") }
+        case "show":
+            guard let name = try rest.first ?? store.string(forKey: stateKey) else {
+                throw UsageError(message: "no environment in use: name one (reqrun env show NAME)", command: command.spec)
+            }
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            let environment = try workspace.loadEnvironment(name, relativeTo: cwd)
+            terminal.line(terminal.styled(environment.name, .bold) + "  " + terminal.styled(environment.file, .dim))
+            for variable in environment.variables {
+                let secret = environment.secretNames.contains(variable.name)
+                let value = secret && !arguments.flag("--show-secrets") ? SecretMasker.mask : variable.value
+                terminal.line("  \(Terminal.sanitized(variable.name)) = \(Terminal.sanitized(value))\(secret ? "  (secret)" : "")")
+            }
+        case "use":
+            if arguments.flag("--none") {
+                guard rest.isEmpty else { throw UsageError(message: "give NAME or --none, not both", command: command.spec) }
+                try store.setString(nil, forKey: stateKey)
+                terminal.line("no environment in use")
+                return .success
+            }
+            guard let name = rest.first else { throw UsageError(message: "name the environment to use, or --none", command: command.spec) }
+            // Loading first checks that it exists and reads; nothing is saved otherwise.
+            _ = try workspace.loadEnvironment(name, relativeTo: workspace.root)
+            try store.setString(name, forKey: stateKey)
+            terminal.line("using environment \(name)")
+        default:
+            var message = "unknown action '\(action)'"
+            if let guess = Suggestion.closest(to: action, among: ["list", "show", "use"]) { message += "; did you mean '\(guess)'?" }
+            throw UsageError(message: message, command: command.spec)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ReqRunKit
+
+/// One `--report KIND=FILE` option.
+struct ReportRequest {
+    enum Kind: String, CaseIterable {
+        case junit, json, har, html
+    }
+
+    var kind: Kind
+    /// The file as given (relative to the current folder).
+    var path: String
+
+    static func parse(_ text: String) throws(UsageError) -> ReportRequest {
+        guard let equals = text.firstIndex(of: "="), let kind = Kind(rawValue: String(text[..<equals])),
+              text.index(after: equals) < text.endIndex else {
+            throw UsageError(message: "--report expects KIND=FILE with KIND one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'",
+                             command: RunCommand.command.spec)
+        }
+        return ReportRequest(kind: kind, path: String(text[text.index(after: equals)...]))
+    }
+
+    /// Renders the report and writes it atomically (mode 0644: reports are meant to be shared).
+    func write(_ record: RunRecord) throws {
+        let text: String
+        switch kind {
+        case .junit: text = JUnitReport.render(record)
+        case .har: text = HARReport.render(record)
+        case .html: text = HTMLReport.render(record)
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            text = String(decoding: try encoder.encode(record), as: UTF8.self) + "\n"
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        try AtomicFile.write(Array(text.utf8), to: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL, mode: 0o644)
+    }
+}

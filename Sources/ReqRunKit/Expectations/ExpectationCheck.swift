@@ -1,0 +1,189 @@
+import Foundation
+
+/// The outcome of one expectation, as recorded and reported.
+public struct ExpectationResult: Codable, Sendable, Equatable {
+    /// What was expected, in words: `status is 2xx`, `header Content-Type contains json`, `$.id exists`.
+    public var description: String
+    public var passed: Bool
+    /// The expected value as text (for reports: expected vs. actual).
+    public var expected: String
+    /// What the response had, as text (`(absent)` when missing).
+    public var actual: String
+    /// Where the expectation is written, e.g. `groups[0].requests[1].expect[0]`.
+    public var fieldPath: String
+
+    public init(description: String, passed: Bool, expected: String, actual: String, fieldPath: String) {
+        self.description = description
+        self.passed = passed
+        self.expected = expected
+        self.actual = actual
+        self.fieldPath = fieldPath
+    }
+}
+
+/// Evaluates expectations against a response. Pure: no I/O.
+public enum ExpectationCheck {
+    /// Checks `spec` against `response`; strings in the expectation may use `{{name}}` from `scope`.
+    public static func check(_ spec: ExpectationSpec, _ response: ResponseView, scope: VariableScope) -> ExpectationResult {
+        func result(_ description: String, _ passed: Bool, _ expected: String, _ actual: String) -> ExpectationResult {
+            ExpectationResult(description: description, passed: passed, expected: expected, actual: actual, fieldPath: spec.fieldPath)
+        }
+        switch spec.expectation {
+        case .status(let codes, let classes):
+            let expected = (codes.map(String.init) + classes.map { "\($0)xx" }).joined(separator: " or ")
+            let passed = codes.contains(response.status) || classes.contains(response.status / 100)
+            return result("status is \(expected)", passed, expected, String(response.status))
+
+        case .header(let name, let check):
+            let values = response.headerValues(name)
+            let actual = values.isEmpty ? "(absent)" : values.joined(separator: ", ")
+            if case .exists(let wanted) = check {
+                return result("header \(name) \(wanted ? "exists" : "is absent")", values.isEmpty != wanted,
+                              wanted ? "present" : "(absent)", actual)
+            }
+            switch resolved(check, scope) {
+            case .failure(let failure):
+                return result("header \(name) \(describe(check))", false, describe(check), failure.description)
+            case .success(let check):
+                return result("header \(name) \(describe(check))", values.contains { matches(check, $0) }, operand(check), actual)
+            }
+
+        case .body(let check):
+            let description = "body \(describe(check))"
+            guard response.bodyIsComplete else {
+                return result(description, false, operand(check), ResponseView.BodyProblem.tooLarge(limit: response.body.count).description)
+            }
+            switch resolved(check, scope) {
+            case .failure(let failure):
+                return result(description, false, operand(check), failure.description)
+            case .success(let check):
+                return result(description, matches(check, response.text), operand(check), excerpt(response.text))
+            }
+
+        case .json(let path, let check):
+            let description: String
+            switch check {
+            case .equals(let node): description = "\(path) equals \(node.compactText)"
+            case .exists(let wanted): description = "\(path) \(wanted ? "exists" : "is absent")"
+            case .type(let type): description = "\(path) is \(type == "array" || type == "object" || type == "integer" ? "an" : "a") \(type)"
+            }
+            let root: JSONNode
+            switch response.json() {
+            case .failure(let problem): return result(description, false, expectedText(check), problem.description)
+            case .success(let node): root = node
+            }
+            let selected = path.select(in: root)
+            let actual = selected.map { $0.compactText } ?? "(absent)"
+            switch check {
+            case .equals(let expected):
+                return result(description, selected.map { $0.value.jsonEquals(expected.value) } ?? false, expected.compactText, actual)
+            case .exists(let wanted):
+                return result(description, (selected != nil) == wanted, wanted ? "present" : "(absent)", actual)
+            case .type(let type):
+                let actualType = selected.map(jsonType) ?? "(absent)"
+                let passed = actualType == type || (type == "number" && actualType == "integer")
+                return result(description, passed, type, selected == nil ? actual : "\(actualType) \(excerpt(actual))")
+            }
+
+        case .timeBelow(let milliseconds):
+            let actual = Double(response.totalMicroseconds) / 1000
+            return result("time below \(milliseconds) ms", response.totalMicroseconds < milliseconds * 1000,
+                          "< \(milliseconds) ms", String(format: "%.1f ms", actual))
+
+        case .bodySize(let bytes, let below):
+            return result(below ? "body size below \(bytes) bytes" : "body size is \(bytes) bytes",
+                          below ? response.bodySize < bytes : response.bodySize == bytes,
+                          below ? "< \(bytes) bytes" : "\(bytes) bytes", "\(response.bodySize) bytes")
+        }
+    }
+
+    private static func expectedText(_ check: Expectation.JSONCheck) -> String {
+        switch check {
+        case .equals(let node): return node.compactText
+        case .exists(let wanted): return wanted ? "present" : "(absent)"
+        case .type(let type): return type
+        }
+    }
+
+    private static func resolved(_ check: Expectation.TextCheck, _ scope: VariableScope) -> Result<Expectation.TextCheck, PreparationFailure> {
+        do throws(PreparationFailure) {
+            switch check {
+            case .equals(let s): return .success(.equals(try scope.resolve(s, field: "expectation")))
+            case .contains(let s): return .success(.contains(try scope.resolve(s, field: "expectation")))
+            case .matches(let s): return .success(.matches(try scope.resolve(s, field: "expectation")))
+            case .exists: return .success(check)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func describe(_ check: Expectation.TextCheck) -> String {
+        switch check {
+        case .equals(let s): return "equals \"\(s)\""
+        case .contains(let s): return "contains \"\(s)\""
+        case .matches(let s): return "matches /\(s)/"
+        case .exists(let wanted): return wanted ? "exists" : "is absent"
+        }
+    }
+
+    private static func operand(_ check: Expectation.TextCheck) -> String {
+        switch check {
+        case .equals(let s), .contains(let s): return s
+        case .matches(let s): return "/\(s)/"
+        case .exists(let wanted): return wanted ? "present" : "(absent)"
+        }
+    }
+
+    static func matches(_ check: Expectation.TextCheck, _ text: String) -> Bool {
+        switch check {
+        case .equals(let s): return text == s
+        case .contains(let s): return text.contains(s)
+        case .matches(let pattern):
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return false }
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .exists(let wanted): return wanted
+        }
+    }
+
+    /// At most 200 characters, for messages.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+
+    static func jsonType(_ node: JSONNode) -> String {
+        switch node.value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        case .number(let text): return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "number" : "integer"
+        }
+    }
+}
+
+extension JSONNode.Value {
+    /// JSON equality: numbers by value (`1.0` equals `1`, `1e2` equals `100`), objects as sets of members
+    /// (key order ignored; with a repeated key the last counts), arrays in order.
+    public func jsonEquals(_ other: JSONNode.Value) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.number(let a), .number(let b)):
+            if a == b { return true }
+            guard let x = Decimal(string: a, locale: Locale(identifier: "en_US_POSIX")),
+                  let y = Decimal(string: b, locale: Locale(identifier: "en_US_POSIX")) else { return false }
+            return x == y
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.value.jsonEquals($1.value) }
+        case (.object(let a), .object(let b)):
+            var left: [String: JSONNode] = [:], right: [String: JSONNode] = [:]
+            for member in a { left[member.key] = member.value }
+            for member in b { right[member.key] = member.value }
+            return left.count == right.count && left.allSatisfy { key, value in right[key].map { value.value.jsonEquals($0.value) } ?? false }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// A response as expectations and captures see it: the final status, header fields, and the body as far
+/// as it was kept (`ExecutorOptions.inspectLimit`).
+public struct ResponseView: Sendable {
+    public var status: Int
+    public var headers: [HeaderField]
+    /// The body's first bytes, up to the inspection limit.
+    public var body: [UInt8]
+    /// Size of the whole body in bytes.
+    public var bodySize: Int
+    /// Total time in microseconds.
+    public var totalMicroseconds: Int
+
+    public init(status: Int, headers: [HeaderField], body: [UInt8], bodySize: Int, totalMicroseconds: Int) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodySize = bodySize
+        self.totalMicroseconds = totalMicroseconds
+    }
+
+    /// True when `body` holds the whole content.
+    public var bodyIsComplete: Bool { body.count == bodySize }
+
+    /// The body as text (invalid UTF-8 sequences become U+FFFD).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// Values of every field named `name` (any case, RFC 9110 §5.1), in order.
+    public func headerValues(_ name: String) -> [String] {
+        let lower = name.lowercased()
+        return headers.filter { $0.name.lowercased() == lower }.map(\.value)
+    }
+
+    /// The body parsed as JSON, or why it cannot be.
+    public func json() -> Result<JSONNode, BodyProblem> {
+        guard bodyIsComplete else { return .failure(.tooLarge(limit: body.count)) }
+        do {
+            return .success(try JSONParser.parse(body))
+        } catch {
+            return .failure(.notJSON("\(error.location): \(error.reason)"))
+        }
+    }
+
+    /// Why a body check could not look at the body.
+    public enum BodyProblem: Error, Sendable, Equatable, CustomStringConvertible {
+        case tooLarge(limit: Int)
+        case notJSON(String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let limit): return "the body is larger than the \(limit) bytes that checks read"
+            case .notJSON(let reason): return "the body is not JSON (\(reason))"
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Replaces secrets with `****` in what reqrun shows and writes (console, run record, reports), unless
+/// `--show-secrets`.
+///
+/// Secrets are: the values of variables marked secret (wherever the text appears: URL, header fields,
+/// bodies, messages), and the whole values of the header fields in `sensitiveHeaderNames`.
+public struct SecretMasker: Sendable {
+    /// The mask.
+    public static let mask = "****"
+    /// Header fields whose values are always masked (lower case): credentials and session cookies.
+    public static let sensitiveHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// Secret texts, longest first so a secret that contains another is masked whole.
+    private let values: [String]
+    private let enabled: Bool
+
+    /// - Parameters:
+    ///   - values: the secret values (empty ones are ignored).
+    ///   - enabled: false for `--show-secrets`: everything passes unchanged.
+    public init(values: [String], enabled: Bool = true) {
+        self.values = Array(Set(values.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+        self.enabled = enabled
+    }
+
+    public func mask(_ text: String) -> String {
+        guard enabled else { return text }
+        var text = text
+        for value in values where text.contains(value) { text = text.replacingOccurrences(of: value, with: Self.mask) }
+        return text
+    }
+
+    public func mask(_ headers: [HeaderField]) -> [HeaderField] {
+        guard enabled else { return headers }
+        return headers.map { field in
+            HeaderField(name: field.name,
+                        value: Self.sensitiveHeaderNames.contains(field.name.lowercased()) ? Self.mask : mask(field.value))
+        }
+    }
+
+    public func mask(_ body: RecordedBody) -> RecordedBody {
+        guard enabled, body.encoding == "utf8" else { return body }
+        var copy = body
+        copy.data = mask(body.data)
+        return copy
+    }
+
+    /// A result with every secret masked (the body hash and sizes stay those of the real content).
+    public func mask(_ result: RequestResult) -> RequestResult {
+        guard enabled else { return result }
+        var r = result
+        r.url = mask(r.url)
+        if let message = r.error?.message { r.error?.message = mask(message) }
+        if var request = r.request {
+            request.headers = mask(request.headers)
+            request.body = request.body.map(mask)
+            r.request = request
+        }
+        if var response = r.response {
+            response.headers = mask(response.headers)
+            response.body = mask(response.body)
+            r.response = response
+        }
+        r.expectations = r.expectations.map { e in
+            var e = e
+            e.description = mask(e.description)
+            e.expected = mask(e.expected)
+            e.actual = mask(e.actual)
+            return e
+        }
+        r.captures = r.captures.map { c in
+            var c = c
+            c.value = c.value.map(mask)
+            c.error = c.error.map(mask)
+            return c
+        }
+        return r
+    }
+}

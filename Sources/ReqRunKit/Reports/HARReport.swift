@@ -1,0 +1,125 @@
+import Foundation
+
+/// A run as HAR 1.2 (HTTP Archive, http://www.softwareishard.com/blog/har-12-spec/), which browsers'
+/// developer tools and HAR viewers open. One entry per request that was sent; requests not sent
+/// (invalid, skipped) have no entry. Timings are in milliseconds, from curl's cumulative phase times:
+/// `dns` = namelookup, `connect` = connect − namelookup (+ TLS; 0 on a reused connection), `ssl` = appconnect − connect (−1 without
+/// TLS), `send` = pretransfer − (appconnect or connect), `wait` = starttransfer − pretransfer,
+/// `receive` = total − starttransfer; `blocked` is −1 (not measured).
+public enum HARReport {
+    public static func render(_ record: RunRecord) -> String {
+        let entries = record.results.filter { $0.request != nil }.map(entry)
+        let log = HAR(log: .init(version: "1.2", creator: .init(name: "reqrun", version: record.reqrunVersion),
+                                 pages: [], entries: entries, comment: "reqrun run \(record.id)"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(log)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    private static func entry(_ result: RequestResult) -> HAR.Entry {
+        let t = result.timings ?? Timings(namelookup: 0, connect: 0, appconnect: 0, pretransfer: 0, starttransfer: 0, total: 0)
+        let ms = { (microseconds: Int) in Double(microseconds) / 1000 }
+        let tlsEnd = t.appconnect > 0 ? t.appconnect : t.connect
+        let timings = HAR.Timings(blocked: -1, dns: ms(t.namelookup), connect: ms(max(0, t.connect - t.namelookup) + max(0, t.appconnect - t.connect)),
+                                  send: ms(max(0, t.pretransfer - tlsEnd)), wait: ms(max(0, t.starttransfer - t.pretransfer)),
+                                  receive: ms(max(0, t.total - t.starttransfer)), ssl: t.appconnect > 0 ? ms(max(0, t.appconnect - t.connect)) : -1)
+        let sent = result.request!
+        let contentType = sent.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+        let request = HAR.Request(
+            method: result.method, url: result.url, httpVersion: "HTTP/\(result.response?.httpVersion ?? "1.1")",
+            cookies: [], headers: sent.headers.map { .init(name: $0.name, value: $0.value) },
+            queryString: queryString(result.url),
+            postData: sent.body.map { .init(mimeType: contentType, text: $0.encoding == "utf8" ? $0.data : "", params: []) },
+            headersSize: -1, bodySize: sent.bodySize)
+        let response: HAR.Response
+        if let r = result.response {
+            let mimeType = r.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+            response = HAR.Response(
+                status: r.status, statusText: r.reasonPhrase, httpVersion: "HTTP/\(r.httpVersion)", cookies: [],
+                headers: r.headers.map { .init(name: $0.name, value: $0.value) },
+                content: .init(size: r.bodySize, mimeType: mimeType, text: r.body.data,
+                               encoding: r.body.encoding == "base64" ? "base64" : nil,
+                               comment: r.body.truncated ? "first \(RunRecord.bodyLimit) bytes of \(r.bodySize)" : nil),
+                redirectURL: r.headers.last { $0.name.lowercased() == "location" }?.value ?? "", headersSize: -1, bodySize: r.bodySize,
+                comment: nil)
+        } else {
+            // HAR has no place for "no response": status 0, as browsers record a failed request.
+            response = HAR.Response(status: 0, statusText: "", httpVersion: "", cookies: [], headers: [],
+                                    content: .init(size: 0, mimeType: "", text: nil, encoding: nil, comment: nil),
+                                    redirectURL: "", headersSize: -1, bodySize: -1, comment: result.error?.message)
+        }
+        return HAR.Entry(startedDateTime: result.startedAt ?? "", time: ms(t.total), request: request, response: response,
+                         cache: .init(), timings: timings, serverIPAddress: result.response?.remoteAddress,
+                         comment: result.name)
+    }
+
+    private static func queryString(_ url: String) -> [HAR.NameValue] {
+        guard let components = URLComponents(string: url) else { return [] }
+        return (components.percentEncodedQueryItems ?? []).map { .init(name: $0.name, value: $0.value ?? "") }
+    }
+
+    // The HAR 1.2 objects, with its field names.
+    struct HAR: Encodable {
+        var log: Log
+        struct Log: Encodable {
+            var version: String
+            var creator: Creator
+            var pages: [String]
+            var entries: [Entry]
+            var comment: String
+        }
+        struct Creator: Encodable { var name: String; var version: String }
+        struct NameValue: Encodable { var name: String; var value: String }
+        struct Entry: Encodable {
+            var startedDateTime: String
+            var time: Double
+            var request: Request
+            var response: Response
+            var cache: Cache
+            var timings: Timings
+            var serverIPAddress: String?
+            var comment: String
+        }
+        struct Request: Encodable {
+            var method: String
+            var url: String
+            var httpVersion: String
+            var cookies: [NameValue]
+            var headers: [NameValue]
+            var queryString: [NameValue]
+            var postData: PostData?
+            var headersSize: Int
+            var bodySize: Int
+        }
+        struct PostData: Encodable { var mimeType: String; var text: String; var params: [NameValue] }
+        struct Response: Encodable {
+            var status: Int
+            var statusText: String
+            var httpVersion: String
+            var cookies: [NameValue]
+            var headers: [NameValue]
+            var content: Content
+            var redirectURL: String
+            var headersSize: Int
+            var bodySize: Int
+            var comment: String?
+        }
+        struct Content: Encodable {
+            var size: Int
+            var mimeType: String
+            var text: String?
+            var encoding: String?
+            var comment: String?
+        }
+        struct Cache: Encodable {}
+        struct Timings: Encodable {
+            var blocked: Double
+            var dns: Double
+            var connect: Double
+            var send: Double
+            var wait: Double
+            var receive: Double
+            var ssl: Double
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// One source of variables, e.g. the collection's `variables` or `--var` values.
+public struct VariableLayer: Sendable, Equatable {
+    /// Where the values come from, for messages: `collection`, `group 'auth'`, `environment 'staging'`,
+    /// `--var`, `capture`.
+    public var source: String
+    public var values: [String: String]
+    /// Names whose values are secret (masked in output unless `--show-secrets`).
+    public var secretNames: Set<String>
+
+    public init(source: String, values: [String: String], secretNames: Set<String> = []) {
+        self.source = source
+        self.values = values
+        self.secretNames = secretNames
+    }
+}
+
+/// The variables one request sees, and how `{{name}}` resolves.
+///
+/// Layers, lowest precedence first: collection variables, group variables (outer to inner), the
+/// environment, `--var`, captures made earlier in the run. A value may itself hold references; they are
+/// resolved up to `maximumDepth` levels, and a cycle is an error naming it. Besides variables:
+/// - dynamic values with Postman's names, a new value at each use: `{{$guid}}` and `{{$randomUUID}}`
+///   (a lower-case version 4 UUID), `{{$timestamp}}` (Unix time in seconds), `{{$isoTimestamp}}` (ISO 8601
+///   UTC with milliseconds), `{{$randomInt}}` (an integer from 0 to 1000);
+/// - process environment variables, only through the explicit `{{process.env.NAME}}` (Bruno's syntax):
+///   never implicitly.
+public struct VariableScope: Sendable {
+    /// How many levels of references inside values are followed.
+    public static let maximumDepth = 10
+
+    public var layers: [VariableLayer]
+    /// The process environment, read only through `{{process.env.NAME}}`.
+    public var processEnvironment: [String: String]
+
+    public init(layers: [VariableLayer], processEnvironment: [String: String] = [:]) {
+        self.layers = layers
+        self.processEnvironment = processEnvironment
+    }
+
+    /// The value of `name` from the highest layer that has it.
+    public func value(_ name: String) -> String? {
+        for layer in layers.reversed() { if let value = layer.values[name] { return value } }
+        return nil
+    }
+
+    /// Resolved values of every variable marked secret in any layer (empty values left out), for masking.
+    public func secretValues() -> [String] {
+        var names = Set<String>()
+        for layer in layers { names.formUnion(layer.secretNames) }
+        return names.compactMap { name in
+            guard let value = value(name) else { return nil }
+            let resolved = (try? resolve(value, field: name)) ?? value
+            return resolved.isEmpty ? nil : resolved
+        }
+    }
+
+    /// Replaces every reference in `template`.
+    /// - Parameter field: where the template is (`url`, `headers[0].value`, `body`…), for messages.
+    /// - Throws: `PreparationFailure.undefinedVariables` (every undefined name, in order) `.variableCycle` or `.variableDepth`.
+    public func resolve(_ template: String, field: String) throws(PreparationFailure) -> String {
+        var missing: [String] = []
+        let text = try render(template, chain: [], missing: &missing, field: field)
+        if !missing.isEmpty { throw .undefinedVariables(names: missing, field: field) }
+        return text
+    }
+
+    private func render(_ template: String, chain: [String], missing: inout [String], field: String) throws(PreparationFailure) -> String {
+        var output = ""
+        for segment in Template.segments(template) {
+            switch segment {
+            case .text(let text):
+                output += text
+            case .reference(let name):
+                if let dynamic = Self.dynamicValue(name) {
+                    output += dynamic
+                } else if name.hasPrefix("process.env.") {
+                    let key = String(name.dropFirst("process.env.".count))
+                    if let value = processEnvironment[key] { output += value } else if !missing.contains(name) { missing.append(name) }
+                } else if let start = chain.firstIndex(of: name) {
+                    throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
+                } else if chain.count >= Self.maximumDepth {
+                    throw .variableDepth(names: chain + [name], field: field)
+                } else if let value = value(name) {
+                    output += try render(value, chain: chain + [name], missing: &missing, field: field)
+                } else if !missing.contains(name) {
+                    missing.append(name)
+                }
+            }
+        }
+        return output
+    }
+
+    /// Postman's dynamic variables; nil for any other name.
+    static func dynamicValue(_ name: String) -> String? {
+        switch name {
+        case "$guid", "$randomUUID": return UUID().uuidString.lowercased()
+        case "$timestamp": return String(Int(Date().timeIntervalSince1970))
+        case "$isoTimestamp": return RunID.iso8601(Date())
+        case "$randomInt": return String(Int.random(in: 0...1000))
+        default: return nil
+        }
+    }
+}

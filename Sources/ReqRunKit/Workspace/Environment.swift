@@ -1,0 +1,102 @@
+import Foundation
+
+/// A named set of variables for one target (staging, production…): `environments/NAME.json` in the
+/// workspace, a JSON object of name → value, where a value is a string or `{"value": "…", "secret": true}`.
+/// Secret values are masked as `****` in the console, run records and reports unless `--show-secrets`.
+public struct Environment: Sendable, Equatable {
+    /// The file name without `.json`, or the file's name when given as a path.
+    public var name: String
+    /// The file, as messages show it.
+    public var file: String
+    public var variables: [Variable]
+    public var secretNames: Set<String>
+
+    public init(name: String, file: String, variables: [Variable], secretNames: Set<String> = []) {
+        self.name = name
+        self.file = file
+        self.variables = variables
+        self.secretNames = secretNames
+    }
+
+    /// The environment as a variable layer.
+    public var layer: VariableLayer {
+        VariableLayer(source: "environment '\(name)'", values: Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                      secretNames: secretNames)
+    }
+
+    /// Decodes an environment file.
+    /// - Throws: `InputError` with the file, line and column and the field path.
+    public static func decode(_ bytes: [UInt8], name: String, file: String) throws(InputError) -> Environment {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw InputError(file: file, location: error.location, reason: error.reason)
+        }
+        guard case .object(let members) = root.value else {
+            throw InputError(file: file, location: root.location, reason: "expected an object of name → value, found \(root.kindDescription)")
+        }
+        var variables: [Variable] = []
+        var secrets = Set<String>()
+        for member in members {
+            if variables.contains(where: { $0.name == member.key }) {
+                throw InputError(file: file, location: member.keyLocation, fieldPath: member.key, reason: "the variable '\(member.key)' is defined twice")
+            }
+            switch member.value.value {
+            case .string(let value):
+                variables.append(Variable(name: member.key, value: value))
+            case .object:
+                let reader = try FieldReader(file: file, node: member.value, path: member.key)
+                try reader.rejectUnknownKeys(["value", "secret"])
+                variables.append(Variable(name: member.key, value: try reader.requiredString("value")))
+                if let secret = reader.optional("secret") {
+                    guard case .bool(let isSecret) = secret.value else {
+                        throw reader.error(secret, reader.childPath("secret"), "expected true or false, found \(secret.kindDescription)")
+                    }
+                    if isSecret { secrets.insert(member.key) }
+                }
+            default:
+                throw InputError(file: file, location: member.value.location, fieldPath: member.key,
+                                 reason: "expected a string or {\"value\": …, \"secret\": true}, found \(member.value.kindDescription)")
+            }
+        }
+        return Environment(name: name, file: file, variables: variables, secretNames: secrets)
+    }
+}
+
+extension Workspace {
+    /// `environments/`: one JSON file per environment.
+    public var environmentsDirectory: URL { root.appendingPathComponent("environments") }
+
+    /// Names of the environments in `environments/` (file names without `.json`), sorted.
+    public func environmentNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: environmentsDirectory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// Loads `environments/NAME.json`, or the file at `nameOrPath` when it names a file (it contains `/` or
+    /// ends in `.json`; relative to `base`).
+    /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read or decoded.
+    public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL) throws(InputError) -> Environment {
+        let isPath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+        let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
+                         : environmentsDirectory.appendingPathComponent("\(nameOrPath).json")
+        let display = displayPath(url)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            if !isPath {
+                var reason = "no such environment"
+                let known = environmentNames()
+                if let guess = Suggestion.closest(to: nameOrPath, among: known) {
+                    reason += "; did you mean '\(guess)'?"
+                } else if !known.isEmpty {
+                    reason += "; known: \(known.joined(separator: ", "))"
+                }
+                throw InputError(file: display, location: nil, reason: reason)
+            }
+            throw InputError(file: display, location: nil, reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
+        }
+        let name = isPath ? url.deletingPathExtension().lastPathComponent : nameOrPath
+        return try Environment.decode(Array(data), name: name, file: display)
+    }
+}
