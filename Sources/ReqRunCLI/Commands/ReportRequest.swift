@@ -33,6 +33,9 @@ struct ReportRequest {
             text = String(decoding: try encoder.encode(record), as: UTF8.self) + "\n"
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        try AtomicFile.write(Array(text.utf8), to: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL, mode: 0o644)
+        let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+        // Missing folders are created, as CI jobs often write reports into a fresh `reports/` folder.
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Array(text.utf8), to: url, mode: 0o644)
     }
 }

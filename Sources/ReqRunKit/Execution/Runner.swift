@@ -43,7 +43,8 @@ public enum Runner {
         for reference in references {
             let scope = scope(for: reference, configuration, captured: captured)
             let masker = SecretMasker(values: scope.secretValues(), enabled: !configuration.showSecrets)
-            let result = runOne(reference, scope: scope, configuration.options, executor: &executor, captured: &captured)
+            let result = runOne(reference, scope: scope, configuration.options, runStart: started, executor: &executor,
+                                captured: &captured)
             let masked = masker.mask(result)
             results.append(masked)
             onResult(masked)
@@ -71,16 +72,17 @@ public enum Runner {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ options: ExecutorOptions,
+    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ options: ExecutorOptions, runStart: Date,
                                executor: inout HTTPExecutor?, captured: inout VariableLayer) -> RequestResult {
         let request = reference.request
         func result(url: String, outcome: RequestResult.Outcome, error: ResultError?, request sent: SentRequest? = nil,
-                    transfer: TransferResult? = nil, startedAt: String? = nil, expectations: [ExpectationResult] = [],
+                    transfer: TransferResult? = nil, startedAt: Date? = nil, expectations: [ExpectationResult] = [],
                     captures: [CaptureResult] = []) -> RequestResult {
             RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                           groupID: reference.groups.last!.id.uuidString.lowercased(), name: request.name,
                           method: request.method, url: url, outcome: outcome, error: error, request: sent,
-                          response: transfer?.response, timings: transfer?.timings, startedAt: startedAt,
+                          response: transfer?.response, timings: transfer?.timings, startedAt: startedAt.map(RunID.iso8601),
+                          startOffset: startedAt.map { Int(($0.timeIntervalSince(runStart) * 1_000_000).rounded()) },
                           expectations: expectations, captures: captures)
         }
         let prepared: PreparedRequest
@@ -93,7 +95,7 @@ public enum Runner {
             prepared = value
         }
         if executor == nil { executor = HTTPExecutor(options: options) }
-        let startedAt = RunID.iso8601(Date())
+        let startedAt = Date()
         let needsBody = !request.captures.isEmpty || request.expectations.contains {
             switch $0.expectation {
             case .body, .json: return true

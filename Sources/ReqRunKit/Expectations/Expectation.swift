@@ -25,6 +25,7 @@ public enum Expectation: Sendable, Equatable {
 
     public enum JSONCheck: Sendable, Equatable {
         /// Compared as JSON values: numbers by value (`1.0` equals `1`), objects without regard to key order.
+        /// A string value may use `{{name}}`.
         case equals(JSONNode)
         case exists(Bool)
         /// `string`, `number`, `integer`, `boolean`, `null`, `array` or `object`.

@@ -75,7 +75,15 @@ public enum ExpectationCheck {
             let selected = path.select(in: root)
             let actual = selected.map { $0.compactText } ?? "(absent)"
             switch check {
-            case .equals(let expected):
+            case .equals(var expected):
+                // A string may use {{name}}, as in the other checks; numbers, objects and arrays are literal.
+                if case .string(let template) = expected.value {
+                    do {
+                        expected.value = .string(try scope.resolve(template, field: "expectation"))
+                    } catch {
+                        return result(description, false, expected.compactText, error.description)
+                    }
+                }
                 return result(description, selected.map { $0.value.jsonEquals(expected.value) } ?? false, expected.compactText, actual)
             case .exists(let wanted):
                 return result(description, (selected != nil) == wanted, wanted ? "present" : "(absent)", actual)

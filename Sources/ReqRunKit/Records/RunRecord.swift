@@ -120,6 +120,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var timings: Timings?
     /// When the transfer started (ISO 8601 UTC, milliseconds); present when sent.
     public var startedAt: String?
+    /// Microseconds from the run's start to the transfer's start; present when sent.
+    public var startOffset: Int?
     /// True when a response arrived and every expectation and capture succeeded.
     public var passed: Bool
     /// Each expectation's outcome, in the order written.
@@ -129,9 +131,10 @@ public struct RequestResult: Codable, Sendable, Equatable {
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,
-                response: ResponseRecord? = nil, timings: Timings? = nil, startedAt: String? = nil,
+                response: ResponseRecord? = nil, timings: Timings? = nil, startedAt: String? = nil, startOffset: Int? = nil,
                 expectations: [ExpectationResult] = [], captures: [CaptureResult] = []) {
         self.startedAt = startedAt
+        self.startOffset = startOffset
         self.expectations = expectations
         self.captures = captures
         self.passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }

@@ -4,7 +4,7 @@ import Foundation
 /// developer tools and HAR viewers open. One entry per request that was sent; requests not sent
 /// (invalid, skipped) have no entry. Timings are in milliseconds, from curl's cumulative phase times:
 /// `dns` = namelookup, `connect` = connect − namelookup (+ TLS; 0 on a reused connection), `ssl` = appconnect − connect (−1 without
-/// TLS), `send` = pretransfer − (appconnect or connect), `wait` = starttransfer − pretransfer,
+/// TLS), `send` = pretransfer − the latest of those, `wait` = starttransfer − pretransfer,
 /// `receive` = total − starttransfer; `blocked` is −1 (not measured).
 public enum HARReport {
     public static func render(_ record: RunRecord) -> String {
@@ -19,7 +19,7 @@ public enum HARReport {
     private static func entry(_ result: RequestResult) -> HAR.Entry {
         let t = result.timings ?? Timings(namelookup: 0, connect: 0, appconnect: 0, pretransfer: 0, starttransfer: 0, total: 0)
         let ms = { (microseconds: Int) in Double(microseconds) / 1000 }
-        let tlsEnd = t.appconnect > 0 ? t.appconnect : t.connect
+        let tlsEnd = max(t.namelookup, t.connect, t.appconnect)
         let timings = HAR.Timings(blocked: -1, dns: ms(t.namelookup), connect: ms(max(0, t.connect - t.namelookup) + max(0, t.appconnect - t.connect)),
                                   send: ms(max(0, t.pretransfer - tlsEnd)), wait: ms(max(0, t.starttransfer - t.pretransfer)),
                                   receive: ms(max(0, t.total - t.starttransfer)), ssl: t.appconnect > 0 ? ms(max(0, t.appconnect - t.connect)) : -1)

@@ -40,14 +40,9 @@ public enum HTMLReport {
             <tbody>
 
             """
-        let starts = record.results.map { $0.startedAt.flatMap(parseISO) }
-        let runStart = parseISO(record.startedAt) ?? Date()
-        let spans = zip(record.results, starts).map { result, start -> Double in
-            (start?.timeIntervalSince(runStart) ?? 0) * 1_000_000 + Double(result.timings?.total ?? 0)
-        }
-        let span = max(spans.max() ?? 1, 1)
-        for (result, start) in zip(record.results, starts) {
-            html += row(result, offset: (start?.timeIntervalSince(runStart) ?? 0) * 1_000_000, span: span)
+        let span = max(record.results.map { Double(($0.startOffset ?? 0) + ($0.timings?.total ?? 0)) }.max() ?? 1, 1)
+        for result in record.results {
+            html += row(result, offset: Double(result.startOffset ?? 0), span: span)
         }
         html += "</tbody>\n</table>\n</body>\n</html>\n"
         return html
@@ -96,11 +91,5 @@ public enum HTMLReport {
                            name, left, width, name, Double(to - from) / 1000)
         }
         return "<div class=\"bar\">\(bars)</div>"
-    }
-
-    private static func parseISO(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 }
