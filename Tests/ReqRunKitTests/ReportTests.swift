@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+@Suite struct ReportTests {
+    private func result(_ index: Int, name: String, group: [String] = ["g"], status: Int? = 200, outcome: RequestResult.Outcome = .response,
+                        expectations: [ExpectationResult] = [], total: Int = 1500) -> RequestResult {
+        RequestResult(index: index, collection: "C", groupPath: group, groupID: "id", name: name, method: "GET", url: "http://h/\(index)",
+                      outcome: outcome, error: outcome == .response ? nil : ResultError(curlCode: 7, message: "refused <&>"),
+                      request: SentRequest(headers: [], bodySize: 0),
+                      response: status.map { ResponseRecord(status: $0, httpVersion: "1.1", headers: [], bodySize: 2, bodySHA256: "ab",
+                                                            body: RecordedBody(prefix: Array("ok".utf8), truncated: false),
+                                                            remoteAddress: nil, remotePort: nil) },
+                      timings: Timings(namelookup: 1, connect: 2, appconnect: 0, pretransfer: 3, starttransfer: 4, total: total),
+                      startedAt: "2026-11-29T13:00:00.000Z", startOffset: index * 2000, expectations: expectations)
+    }
+
+    private func record(_ results: [RequestResult]) -> RunRecord {
+        RunRecord(id: "20261129-130000-000-abcd", startedAt: "2026-11-29T13:00:00.000Z", endedAt: "2026-11-29T13:00:01.000Z",
+                  reqrunVersion: "t", libcurlVersion: "", workspace: "/w", selection: RunSelection(mode: "all"), results: results)
+    }
+
+    @Test func junitNamesRepeatsStablyAndEscapes() {
+        let failed = ExpectationResult(description: "body contains \"<a>\"", passed: false, expected: "<a>", actual: "b & c", fieldPath: "e")
+        let xml = JUnitReport.render(record([
+            result(0, name: "same"), result(1, name: "same", expectations: [failed]), result(2, name: "x", status: nil, outcome: .transportError),
+            result(3, name: "other", group: ["h", "i"], status: nil, outcome: .skipped),
+        ]))
+        #expect(xml.contains(#"<testsuite name="C/g" id="0" tests="3" failures="1" errors="1" skipped="0" time="0.004""#))
+        #expect(xml.contains(#"<testcase name="same" classname="C.g" time="0.002">"#))
+        #expect(xml.contains(#"<testcase name="same (2)" classname="C.g" time="0.002">"#))
+        #expect(xml.contains(#"<failure message="body contains &quot;&lt;a&gt;&quot;: expected &lt;a&gt;, actual b &amp; c" type="expectation">"#))
+        #expect(xml.contains(#"<error message="refused &lt;&amp;&gt;" type="transportError">"#))
+        #expect(xml.contains(#"<testsuite name="C/h/i" id="1" tests="1" failures="0" errors="0" skipped="1""#))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"reqrun run 20261129-130000-000-abcd\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\""))
+    }
+
+    @Test func htmlIsSelfContainedAndEscaped() {
+        let html = HTMLReport.render(record([result(0, name: "<script>alert(1)</script>"), result(1, name: "b", total: 3000)]))
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"))
+        // The second request starts 2 ms into a 5 ms span: its bars begin at 40 % and more.
+        #expect(html.contains(#"<span class="dns" style="left:40.00%;width:0.30%""#))
+        #expect(html.contains(#"<span class="receive" style="left:40.08%;width:59.92%""#))
+    }
+
+    @Test func harTimingsAreNonNegativeOnAReusedConnection() throws {
+        var reused = result(0, name: "r")
+        reused.timings = Timings(namelookup: 22, connect: 0, appconnect: 0, pretransfer: 60, starttransfer: 500, total: 600)
+        let har = HARReport.render(record([reused]))
+        let object = try JSONSerialization.jsonObject(with: Data(har.utf8)) as? [String: Any]
+        let entry = ((object?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+        let timings = try #require(entry?["timings"] as? [String: Double])
+        #expect(timings == ["blocked": -1, "dns": 0.022, "connect": 0, "ssl": -1, "send": 0.038, "wait": 0.44, "receive": 0.1])
+        #expect(entry?["time"] as? Double == 0.6)
+    }
+
+    @Test func diffPairsRequestsByPlaceAndName() {
+        let before = record([result(0, name: "a"), result(1, name: "a", status: 500), result(2, name: "gone")])
+        var changed = result(0, name: "a", status: 201, total: 3000)
+        changed.response?.bodySHA256 = "cd"
+        let after = record([result(0, name: "new"), changed, result(2, name: "a", status: 500)])
+        let diff = RunDiff(before: before, after: after)
+        #expect(diff.rows.map(\.label) == ["C › g › a", "C › g › a (2)", "C › g › gone", "C › g › new"])
+        #expect(diff.rows[0].statusChange == "200 → 201" && diff.rows[0].bodyChanged && diff.rows[0].timeChangePercent == 100)
+        #expect(diff.rows[1].statusChange == nil && diff.rows[1].outcomeChange == nil)
+        #expect(diff.rows[2].statusChange == "200 → (absent)" && diff.rows[3].outcomeChange == "(absent) → passed")
+    }
+}
