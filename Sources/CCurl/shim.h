@@ -24,6 +24,9 @@ static inline CURLcode reqrun_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t
 static inline CURLcode reqrun_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 
+/* CURLAUTH_* are cast expressions, which Swift does not import. */
+static const long reqrun_auth_digest = (long)CURLAUTH_DIGEST;
+
 static inline CURLMcode reqrun_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 #endif

@@ -109,3 +109,38 @@ import TestSupport
                 == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
     }
 }
+
+@Suite struct AuthDecodingTests {
+    private func decode(_ text: String) throws(InputError) -> RequestCollection {
+        try CollectionDecoder.decode(Array(text.utf8), file: "c.json", fileName: "c.json")
+    }
+
+    @Test func inheritanceStopsAtNone() throws {
+        let collection = try decode("""
+            {"name": "c", "auth": {"type": "bearer", "token": "t"}, "groups": [
+              {"name": "a", "auth": {"type": "basic", "username": "u"}, "requests": [{"url": "1"}, {"url": "2", "auth": {"type": "none"}}],
+               "groups": [{"name": "b", "requests": [{"url": "3"}]}]},
+              {"name": "d", "requests": [{"url": "4", "auth": {"type": "apikey", "key": "k", "value": "v", "in": "query"}}, {"url": "5"}]}
+            ]}
+            """)
+        let auths = Outline(collections: [collection], expansion: .transient([])).allRequests().map(\.effectiveAuth)
+        #expect(auths == [.basic(username: "u", password: ""), Auth.none, .basic(username: "u", password: ""),
+                          .apiKey(name: "k", value: "v", inQuery: true), .bearer(token: "t")])
+    }
+
+    @Test func badAuthIsExplained() throws {
+        let unknown = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "bearr", "token": "t"}}"#) }
+        #expect(unknown.fieldPath == "auth.type")
+        #expect(unknown.reason == "unknown auth type 'bearr'; expected one of none, basic, bearer, apikey, digest, awsv4 (did you mean 'bearer'?)")
+        let place = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "apikey", "key": "k", "value": "v", "in": "body"}}"#) }
+        #expect(place.reason == #"expected "header" or "query", found "body""#)
+        let missing = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "awsv4", "accessKey": "a"}}"#) }
+        #expect(missing.fieldPath == "auth.secretKey")
+    }
+
+    @Test func queryKeysAreAppendedEncoded() {
+        #expect(URLQuery.appending(name: "api key", value: "a&b=ü", to: "http://h/p?x=1#f") == "http://h/p?x=1&api%20key=a%26b%3D%C3%BC#f")
+        #expect(URLQuery.appending(name: "k", value: "v", to: "http://h/p") == "http://h/p?k=v")
+        #expect(URLQuery.appending(name: "k", value: "v", to: "http://h/p?") == "http://h/p?k=v")
+    }
+}

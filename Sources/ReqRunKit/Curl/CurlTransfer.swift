@@ -59,16 +59,33 @@ final class CurlTransfer {
             reqrun_easy_setopt_long(easy, CURLOPT_VERBOSE, 1),
         ]
         codes += configureMethodAndBody()
+        switch request.transferAuth {
+        case .digest(let username, let password):
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTPAUTH, reqrun_auth_digest))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_USERNAME, username))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PASSWORD, password))
+        case .awsSigV4(let accessKey, let secretKey, let region, let service):
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_AWS_SIGV4, "aws:amz:\(region):\(service)"))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_USERNAME, accessKey))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PASSWORD, secretKey))
+        case nil:
+            break
+        }
         var lines = request.headers.map { header in
             // "Name:" would make curl remove the field; "Name;" sends it with an empty value.
             header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
         }
+        // libcurl 7.88's AWS Signature v4 signs every entry of the header list, including the "Name:" entries
+        // that only remove a default field and are never sent, which would break the signature; so with
+        // SigV4 curl's defaults are left alone.
+        let signsHeaderList: Bool
+        if case .awsSigV4 = request.transferAuth { signsHeaderList = true } else { signsHeaderList = false }
         // curl adds `Expect: 100-continue` to large bodies and waits for the server; Postman and most
         // servers do without it, so it is off unless the request sets Expect itself.
-        if !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
+        if !signsHeaderList, !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
         // With content, curl would add `Content-Type: application/x-www-form-urlencoded` on its own; the
         // request is sent as given, so that default is removed unless the request names a type.
-        if request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+        if !signsHeaderList, request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             lines.append("Content-Type:")
         }
         for line in lines { headerList = curl_slist_append(headerList, line) }

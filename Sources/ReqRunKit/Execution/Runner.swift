@@ -42,9 +42,10 @@ public enum Runner {
         var executor: HTTPExecutor?
         for reference in references {
             let scope = scope(for: reference, configuration, captured: captured)
-            let masker = SecretMasker(values: scope.secretValues(), enabled: !configuration.showSecrets)
+            var credentials: [String] = []
             let result = runOne(reference, scope: scope, configuration.options, runStart: started, executor: &executor,
-                                captured: &captured)
+                                captured: &captured, credentials: &credentials)
+            let masker = SecretMasker(values: scope.secretValues() + credentials, enabled: !configuration.showSecrets)
             let masked = masker.mask(result)
             results.append(masked)
             onResult(masked)
@@ -73,7 +74,7 @@ public enum Runner {
     }
 
     private static func runOne(_ reference: RequestReference, scope: VariableScope, _ options: ExecutorOptions, runStart: Date,
-                               executor: inout HTTPExecutor?, captured: inout VariableLayer) -> RequestResult {
+                               executor: inout HTTPExecutor?, captured: inout VariableLayer, credentials: inout [String]) -> RequestResult {
         let request = reference.request
         func result(url: String, outcome: RequestResult.Outcome, error: ResultError?, request sent: SentRequest? = nil,
                     transfer: TransferResult? = nil, startedAt: Date? = nil, expectations: [ExpectationResult] = [],
@@ -86,13 +87,14 @@ public enum Runner {
                           expectations: expectations, captures: captures)
         }
         let prepared: PreparedRequest
-        switch RequestPreparation.prepare(request, scope: scope) {
+        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             let url = (try? scope.resolve(request.url, field: "url")) ?? request.url
             return result(url: failure.isSkip ? url : request.url, outcome: failure.isSkip ? .skipped : .invalid,
                           error: ResultError(message: failure.description))
         case .success(let value):
             prepared = value
+            credentials = value.secrets
         }
         if executor == nil { executor = HTTPExecutor(options: options) }
         let startedAt = Date()

@@ -14,8 +14,11 @@ public struct RequestCollection: Sendable, Equatable {
     public var variables: [Variable]
     /// Top-level groups in file order.
     public var groups: [RequestGroup]
+    /// Auth inherited by every request that sets none (and whose groups set none).
+    public var auth: Auth?
 
-    public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], groups: [RequestGroup]) {
+    public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], auth: Auth? = nil, groups: [RequestGroup]) {
+        self.auth = auth
         self.name = name
         self.id = id
         self.file = file
@@ -45,6 +48,8 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     public var name: String
     /// Group variables in file order; they override the collection's and an outer group's.
     public var variables: [Variable]
+    /// Auth inherited by the requests below that set none.
+    public var auth: Auth?
     /// Requests in file order.
     public var requests: [Request]
     /// Nested groups in file order; listed after the group's own requests.
@@ -52,8 +57,9 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     /// Where the group's object starts in its file.
     public var location: SourceLocation
 
-    public init(id: UUID, idIsDerived: Bool = false, name: String, variables: [Variable] = [], requests: [Request] = [],
-                groups: [RequestGroup] = [], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+    public init(id: UUID, idIsDerived: Bool = false, name: String, variables: [Variable] = [], auth: Auth? = nil,
+                requests: [Request] = [], groups: [RequestGroup] = [], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+        self.auth = auth
         self.id = id
         self.idIsDerived = idIsDerived
         self.name = name
@@ -81,14 +87,17 @@ public struct Request: Sendable, Equatable {
     public var headers: [HeaderField]
     /// The content to send, if any.
     public var body: RequestBody?
+    /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).
+    public var auth: Auth?
     /// What the response must satisfy (`expect`); none means a response is enough.
     public var expectations: [ExpectationSpec]
     /// Values taken from the response into variables for later requests (`capture`).
     public var captures: [Capture]
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
-                headers: [HeaderField] = [], body: RequestBody? = nil, expectations: [ExpectationSpec] = [],
+                headers: [HeaderField] = [], body: RequestBody? = nil, auth: Auth? = nil, expectations: [ExpectationSpec] = [],
                 captures: [Capture] = []) {
+        self.auth = auth
         self.expectations = expectations
         self.captures = captures
         self.id = id

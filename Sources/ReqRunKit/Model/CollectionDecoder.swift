@@ -18,7 +18,7 @@ public enum CollectionDecoder {
             throw InputError(file: file, location: error.location, reason: error.reason)
         }
         let reader = try FieldReader(file: file, node: root, path: "")
-        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "groups"])
+        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])
         let name = try reader.requiredString("name")
         let id = try reader.optionalString("id")
         let variables = try decodeVariables(reader)
@@ -26,7 +26,7 @@ public enum CollectionDecoder {
         for (node, path) in try reader.optionalArray("groups") {
             groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName))
         }
-        return RequestCollection(name: name, id: id, file: file, variables: variables, groups: groups)
+        return RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
     }
 
     private static func decodeVariables(_ reader: FieldReader) throws(InputError) -> [Variable] {
@@ -52,7 +52,7 @@ public enum CollectionDecoder {
     private static func decodeGroup(_ node: JSONNode, path: String, parents: [String], file: String,
                                     fileName: String) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "variables", "requests", "groups"])
+        try reader.rejectUnknownKeys(["id", "name", "description", "variables", "auth", "requests", "groups"])
         let name = try reader.requiredString("name")
         let namePath = parents + [name]
         let id: UUID
@@ -77,12 +77,13 @@ public enum CollectionDecoder {
             groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName))
         }
         return RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
+                            auth: try AuthDecoder.decode(reader),
                             requests: requests, groups: groups, location: node.location)
     }
 
     private static func decodeRequest(_ node: JSONNode, path: String, file: String) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body", "expect", "capture"])
+        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body", "auth", "expect", "capture"])
         let url = try reader.requiredString("url")
         let method = try reader.optionalString("method") ?? "GET"
         if method.isEmpty || !method.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
@@ -90,7 +91,7 @@ public enum CollectionDecoder {
                                "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
         }
         return Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
-                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader),
+                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader), auth: try AuthDecoder.decode(reader),
                        expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader))
     }
 

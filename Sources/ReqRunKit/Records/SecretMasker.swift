@@ -15,11 +15,13 @@ public struct SecretMasker: Sendable {
     private let values: [String]
     private let enabled: Bool
 
-    /// - Parameters:
-    ///   - values: the secret values (empty ones are ignored).
     ///   - enabled: false for `--show-secrets`: everything passes unchanged.
+    /// - Parameters:
+    ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
+    ///     form, as it appears in a query string.
     public init(values: [String], enabled: Bool = true) {
-        self.values = Array(Set(values.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+        let plain = values.filter { !$0.isEmpty }
+        self.values = Array(Set(plain + plain.map(URLQuery.encode))).sorted { $0.count > $1.count }
         self.enabled = enabled
     }
 

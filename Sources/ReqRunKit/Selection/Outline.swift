@@ -34,6 +34,8 @@ public struct RequestReference: Sendable {
     public var collectionName: String
     /// Collection variables (lowest precedence when resolving `{{name}}`).
     public var collectionVariables: [Variable]
+    /// The collection's auth, inherited when neither the request nor its groups set one.
+    public var collectionAuth: Auth?
     /// Groups from the top down to the one holding the request.
     public var groups: [RequestGroup]
     public var request: Request
@@ -87,6 +89,7 @@ public struct Outline: Sendable {
                     if keep {
                         result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
                                                        collectionVariables: collections[c].variables,
+                                                       collectionAuth: collections[c].auth,
                                                        groups: groupChain, request: request))
                     }
                     index += 1

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request with every `{{name}}` resolved: exactly what the executor sends.
 public struct PreparedRequest: Sendable, Equatable {
     /// Request method (RFC 9110 §9), as written.
@@ -8,12 +10,20 @@ public struct PreparedRequest: Sendable, Equatable {
     public var headers: [HeaderField]
     /// The content, or nil for none.
     public var body: [UInt8]?
+    /// Credentials libcurl applies itself (digest, AWS Signature v4); other auth kinds are already header
+    /// fields or query parameters.
+    public var transferAuth: TransferAuth?
+    /// Resolved credentials, masked in output like secret variables.
+    public var secrets: [String]
 
-    public init(method: String, url: String, headers: [HeaderField], body: [UInt8]?) {
+    public init(method: String, url: String, headers: [HeaderField], body: [UInt8]?, transferAuth: TransferAuth? = nil,
+                secrets: [String] = []) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.transferAuth = transferAuth
+        self.secrets = secrets
     }
 
     /// The URI scheme in lower case (`http`, `wss`, …).
@@ -62,10 +72,10 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
 
 /// Turns a collection request into a `PreparedRequest`.
 public enum RequestPreparation {
-    /// Resolves `request`'s templates in `scope`.
+    /// Resolves `request`'s templates in `scope` and applies `auth` (the request's effective auth).
     /// - Returns: the prepared request, or why it is not sent (undefined variable, cycle, forbidden character,
     ///   a scheme other than http/https).
-    public static func prepare(_ request: Request, scope: VariableScope) -> Result<PreparedRequest, PreparationFailure> {
+    public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
             var url = try resolve(request.url, scope, field: "url")
             if url.range(of: "://") == nil { url = "http://" + url }
@@ -83,11 +93,60 @@ public enum RequestPreparation {
                     headers.append(HeaderField(name: "Content-Type", value: type))
                 }
             }
-            let prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
+            var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
+            if let auth { try apply(auth, to: &prepared, scope) }
             guard ["http", "https"].contains(prepared.scheme) else { throw .unsupportedScheme(prepared.scheme) }
             return .success(prepared)
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Basic, bearer and API-key auth become a header field (unless the request sets that field itself) or a
+    /// query parameter; digest and AWS Signature v4 are left to libcurl, which needs the server's challenge
+    /// or the request's final form.
+    private static func apply(_ auth: Auth, to prepared: inout PreparedRequest, _ scope: VariableScope) throws(PreparationFailure) {
+        func value(_ template: String, _ field: String) throws(PreparationFailure) -> String {
+            try resolve(template, scope, field: "auth.\(field)")
+        }
+        func addHeader(_ name: String, _ value: String) {
+            if !prepared.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                prepared.headers.append(HeaderField(name: name, value: value))
+            }
+        }
+        switch auth {
+        case .none:
+            return
+        case .basic(let username, let password):
+            let user = try value(username, "username"), secret = try value(password, "password")
+            addHeader("Authorization", "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString())
+            prepared.secrets = [secret]
+        case .bearer(let token):
+            let secret = try value(token, "token")
+            addHeader("Authorization", "Bearer \(secret)")
+            prepared.secrets = [secret]
+        case .apiKey(let name, let template, let inQuery):
+            let key = try value(name, "key"), secret = try value(template, "value")
+            if inQuery {
+                prepared.url = URLQuery.appending(name: key, value: secret, to: prepared.url)
+            } else {
+                addHeader(key, secret)
+            }
+            prepared.secrets = [secret]
+        case .digest(let username, let password):
+            let secret = try value(password, "password")
+            prepared.transferAuth = .digest(username: try value(username, "username"), password: secret)
+            prepared.secrets = [secret]
+        case .awsSigV4(let accessKey, let secretKey, let region, let service, let sessionToken):
+            let secret = try value(secretKey, "secretKey")
+            prepared.transferAuth = .awsSigV4(accessKey: try value(accessKey, "accessKey"), secretKey: secret,
+                                              region: try value(region, "region"), service: try value(service, "service"))
+            prepared.secrets = [secret]
+            if let sessionToken {
+                let token = try value(sessionToken, "sessionToken")
+                addHeader("X-Amz-Security-Token", token)
+                prepared.secrets.append(token)
+            }
         }
     }
 

@@ -1,0 +1,44 @@
+/// How a request authenticates (`auth` on a collection, a group or a request). A request without `auth`
+/// inherits its group's, then an outer group's, then the collection's; `{"type": "none"}` stops that.
+/// Every string may use `{{name}}`. Credentials are secrets: masked in output unless `--show-secrets`.
+public enum Auth: Sendable, Equatable {
+    /// No authentication, and no inheritance from above.
+    case none
+    /// `Authorization: Basic base64(username:password)` (RFC 7617).
+    case basic(username: String, password: String)
+    /// `Authorization: Bearer token` (RFC 6750).
+    case bearer(token: String)
+    /// An API key sent as a header field or a query parameter.
+    case apiKey(name: String, value: String, inQuery: Bool)
+    /// HTTP Digest (RFC 7616), negotiated by libcurl (`CURLOPT_HTTPAUTH` = `CURLAUTH_DIGEST`).
+    case digest(username: String, password: String)
+    /// AWS Signature Version 4, computed by libcurl (`CURLOPT_AWS_SIGV4`, `aws:amz:REGION:SERVICE`).
+    case awsSigV4(accessKey: String, secretKey: String, region: String, service: String, sessionToken: String?)
+
+    /// The templates that hold credentials (masked as secrets once resolved).
+    var secretTemplates: [String] {
+        switch self {
+        case .none: return []
+        case .basic(_, let password), .digest(_, let password): return [password]
+        case .bearer(let token): return [token]
+        case .apiKey(_, let value, _): return [value]
+        case .awsSigV4(_, let secretKey, _, _, let sessionToken): return [secretKey] + (sessionToken.map { [$0] } ?? [])
+        }
+    }
+}
+
+/// Credentials the executor hands to libcurl (the kinds libcurl computes itself); resolved, no templates.
+public enum TransferAuth: Sendable, Equatable {
+    case digest(username: String, password: String)
+    case awsSigV4(accessKey: String, secretKey: String, region: String, service: String)
+}
+
+extension RequestReference {
+    /// The auth that applies: the request's, else the innermost group's, else the collection's; `.none`
+    /// stops inheritance. Nil when nothing sets one.
+    public var effectiveAuth: Auth? {
+        if let auth = request.auth { return auth }
+        for group in groups.reversed() { if let auth = group.auth { return auth } }
+        return collectionAuth
+    }
+}

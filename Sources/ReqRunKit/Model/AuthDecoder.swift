@@ -1,0 +1,45 @@
+/// Reads `auth` objects: `{"type": "basic", "username": …, "password": …}`, `{"type": "bearer", "token": …}`,
+/// `{"type": "apikey", "key": …, "value": …, "in": "header" | "query"}`, `{"type": "digest", "username": …,
+/// "password": …}`, `{"type": "awsv4", "accessKey": …, "secretKey": …, "region": …, "service": …,
+/// "sessionToken": …}`, `{"type": "none"}`.
+enum AuthDecoder {
+    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4"]
+
+    static func decode(_ reader: FieldReader) throws(InputError) -> Auth? {
+        guard let node = reader.optional("auth") else { return nil }
+        let auth = try FieldReader(file: reader.file, node: node, path: reader.childPath("auth"))
+        let type = try auth.requiredString("type")
+        switch type {
+        case "none":
+            try auth.rejectUnknownKeys(["type"])
+            return Auth.none
+        case "basic", "digest":
+            try auth.rejectUnknownKeys(["type", "username", "password"])
+            let username = try auth.requiredString("username"), password = try auth.optionalString("password") ?? ""
+            return type == "basic" ? .basic(username: username, password: password) : .digest(username: username, password: password)
+        case "bearer":
+            try auth.rejectUnknownKeys(["type", "token"])
+            return .bearer(token: try auth.requiredString("token"))
+        case "apikey":
+            try auth.rejectUnknownKeys(["type", "key", "value", "in"])
+            let place = try auth.optionalString("in") ?? "header"
+            guard place == "header" || place == "query" else {
+                throw auth.error(auth.optional("in")!, auth.childPath("in"), "expected \"header\" or \"query\", found \"\(place)\"")
+            }
+            let key = try auth.requiredString("key")
+            if place == "header", key.isEmpty || !key.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
+                throw auth.error(auth.optional("key")!, auth.childPath("key"), "'\(key)' is not a valid field name (RFC 9110 §5.1: a token)")
+            }
+            return .apiKey(name: key, value: try auth.requiredString("value"), inQuery: place == "query")
+        case "awsv4":
+            try auth.rejectUnknownKeys(["type", "accessKey", "secretKey", "region", "service", "sessionToken"])
+            return .awsSigV4(accessKey: try auth.requiredString("accessKey"), secretKey: try auth.requiredString("secretKey"),
+                             region: try auth.requiredString("region"), service: try auth.requiredString("service"),
+                             sessionToken: try auth.optionalString("sessionToken"))
+        default:
+            var reason = "unknown auth type '\(type)'; expected one of \(types.joined(separator: ", "))"
+            if let guess = Suggestion.closest(to: type, among: types) { reason += " (did you mean '\(guess)'?)" }
+            throw auth.error(auth.optional("type")!, auth.childPath("type"), reason)
+        }
+    }
+}
