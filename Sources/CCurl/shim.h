@@ -19,6 +19,9 @@ static inline CURLcode reqrun_easy_setopt_data_callback(CURL *h, CURLoption o, r
 typedef int (*reqrun_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
 static inline CURLcode reqrun_easy_setopt_debug_callback(CURL *h, reqrun_debug_callback v) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, v); }
 
+typedef size_t (*reqrun_read_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
+static inline CURLcode reqrun_easy_setopt_read_callback(CURL *h, reqrun_read_callback v) { return curl_easy_setopt(h, CURLOPT_READFUNCTION, v); }
+
 static inline CURLcode reqrun_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }

@@ -10,7 +10,7 @@ import TestSupport
         let executor = HTTPExecutor(options: options)
         defer { executor.close() }
         return executor.send(PreparedRequest(method: method, url: try TestServers.httpbin() + path, headers: headers,
-                                             body: body.map { Array($0.utf8) }))
+                                             body: body.map { .bytes(Array($0.utf8)) }))
     }
 
     private func json(_ result: TransferResult) throws -> [String: Any] {

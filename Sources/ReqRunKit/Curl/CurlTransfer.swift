@@ -9,6 +9,10 @@ final class CurlTransfer {
     private let request: PreparedRequest
     private let options: ExecutorOptions
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// A multipart body built with curl's MIME API (`curl_mime_free` after the handle is gone).
+    private var mime: OpaquePointer?
+    /// The file a `bodyFile` is streamed from.
+    private var uploadFile: FileHandle?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     // Filled by the callbacks.
@@ -31,6 +35,8 @@ final class CurlTransfer {
 
     func cleanUp() {
         curl_easy_cleanup(easy)
+        curl_mime_free(mime)
+        try? uploadFile?.close()
         curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.deallocate()
@@ -93,21 +99,14 @@ final class CurlTransfer {
         return codes.first { $0 != CURLE_OK }
     }
 
-    /// GET and HEAD use curl's own modes; POST and every other method with content send it from a copy
-    /// (`CURLOPT_COPYPOSTFIELDS`, size first so NUL bytes survive); other methods go as `CURLOPT_CUSTOMREQUEST`.
+    /// GET and HEAD use curl's own modes. Content goes as POST data (from a copy, `CURLOPT_COPYPOSTFIELDS`,
+    /// size first so NUL bytes survive), as a stream from a file (`CURLOPT_READFUNCTION`), or as MIME parts
+    /// (`CURLOPT_MIMEPOST`); any method other than POST is then set with `CURLOPT_CUSTOMREQUEST`, which keeps
+    /// the content.
     private func configureMethodAndBody() -> [CURLcode] {
         var codes: [CURLcode] = []
         let method = request.method
-        if let body = request.body, method != "HEAD" {
-            codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            codes.append(body.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    // An empty body still needs a valid pointer.
-                    reqrun_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(errorBuffer)))
-                }
-            })
-            if method != "POST" { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
-        } else {
+        guard let body = request.body, method != "HEAD" else {
             switch method {
             case "GET": codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
             case "HEAD": codes.append(reqrun_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
@@ -116,8 +115,53 @@ final class CurlTransfer {
                 codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
             default: codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method))
             }
+            return codes
         }
+        switch body {
+        case .bytes(let bytes):
+            codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)))
+            codes.append(bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    // An empty body still needs a valid pointer.
+                    reqrun_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(errorBuffer)))
+                }
+            })
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path) else { return [CURLE_READ_ERROR] }
+            uploadFile = handle
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_POST, 1))
+            codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.knownSize ?? -1)))
+            codes.append(reqrun_easy_setopt_read_callback(easy, curlReadBody))
+            codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_READDATA, Unmanaged.passUnretained(self).toOpaque()))
+        case .multipart(let parts):
+            mime = curl_mime_init(easy)
+            for part in parts {
+                let handle = curl_mime_addpart(mime)
+                codes.append(curl_mime_name(handle, part.name))
+                switch part.content {
+                case .text(let value):
+                    // curl_mime_data copies the bytes; the length is given so NUL bytes survive.
+                    let bytes = Array(value.utf8CString)
+                    codes.append(bytes.withUnsafeBufferPointer { curl_mime_data(handle, $0.baseAddress, bytes.count - 1) })
+                case .file(let path):
+                    codes.append(curl_mime_filedata(handle, path))
+                }
+                if let type = part.contentType { codes.append(curl_mime_type(handle, type)) }
+                if let fileName = part.fileName { codes.append(curl_mime_filename(handle, fileName)) }
+            }
+            codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime)))
+        }
+        if method != "POST" { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
         return codes
+    }
+
+    /// Fills libcurl's upload buffer from the body file: at most `capacity` bytes; 0 at the end;
+    /// `CURL_READFUNC_ABORT` when the file cannot be read.
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let uploadFile else { return 0 }
+        guard let data = try? uploadFile.read(upToCount: buffer.count) else { return Int(CURL_READFUNC_ABORT) }
+        data.copyBytes(to: buffer)
+        return data.count
     }
 
     // MARK: - Callbacks (called from C; they must not throw)
@@ -168,7 +212,7 @@ final class CurlTransfer {
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            return TransferResult(sentHeaders: sentHeaders, response: nil, body: [],
+            return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: nil, body: [],
                                   error: ResultError(curlCode: Int(code.rawValue), message: message), timings: timings)
         }
         var address: UnsafeMutablePointer<CChar>?
@@ -179,7 +223,8 @@ final class CurlTransfer {
             headers: responseHeaders, bodySize: bodySize, bodySHA256: Digest.hex(hasher.finish()),
             body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
-        return TransferResult(sentHeaders: sentHeaders, response: response, body: bodyPrefix, error: nil, timings: timings)
+        return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
+                              body: bodyPrefix, error: nil, timings: timings)
     }
 
     private func longInfo(_ info: CURLINFO) -> Int {
@@ -218,6 +263,12 @@ private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, 
     guard let userdata else { return 0 }
     Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
     return size * count
+}
+
+private func curlReadBody(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let userdata, let buffer else { return Int(CURL_READFUNC_ABORT) }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
 }
 
 private func curlDebug(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?, _ size: Int,

@@ -27,6 +27,8 @@ public struct ExecutorOptions: Sendable, Equatable {
 public struct TransferResult: Sendable, Equatable {
     /// The header fields curl actually sent (request line excluded), in order.
     public var sentHeaders: [HeaderField]
+    /// Content bytes sent (`CURLINFO_SIZE_UPLOAD_T`; for multipart, the encoded size).
+    public var uploadedBytes: Int = 0
     /// The final response, when one arrived.
     public var response: ResponseRecord?
     /// The body's first bytes: up to `inspectLimit` when the send asked to inspect the body, else up to

@@ -105,8 +105,8 @@ public enum Runner {
             }
         }
         let transfer = executor!.send(prepared, inspectBody: needsBody)
-        let sent = SentRequest(headers: transfer.sentHeaders, bodySize: prepared.body?.count ?? 0,
-                               body: prepared.body.map { RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit) })
+        let sent = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
+                               body: prepared.body?.bytes.map { RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit) })
         guard let response = transfer.response else {
             return result(url: prepared.url, outcome: .transportError, error: transfer.error, request: sent, transfer: transfer,
                           startedAt: startedAt)

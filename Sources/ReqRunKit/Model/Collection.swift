@@ -85,8 +85,16 @@ public struct Request: Sendable, Equatable {
     public var url: String
     /// Header fields in order; a name may repeat.
     public var headers: [HeaderField]
+    /// Query parameters appended to the URL in order (`query`); a name may repeat.
+    public var query: [Parameter]
     /// The content to send, if any.
     public var body: RequestBody?
+    /// This request's own limit for the whole transfer in milliseconds (`timeout`, given in seconds), over
+    /// `--timeout`.
+    public var timeoutMilliseconds: Int?
+    /// This request's redirect policy (`followRedirects`, `maxRedirects`), over `--no-follow`/`--max-redirs`.
+    public var followRedirects: Bool?
+    public var maxRedirects: Int?
     /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).
     public var auth: Auth?
     /// What the response must satisfy (`expect`); none means a response is enough.
@@ -95,9 +103,14 @@ public struct Request: Sendable, Equatable {
     public var captures: [Capture]
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
-                headers: [HeaderField] = [], body: RequestBody? = nil, auth: Auth? = nil, expectations: [ExpectationSpec] = [],
-                captures: [Capture] = []) {
+                headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,
+                expectations: [ExpectationSpec] = [], captures: [Capture] = [], timeoutMilliseconds: Int? = nil,
+                followRedirects: Bool? = nil, maxRedirects: Int? = nil) {
         self.auth = auth
+        self.query = query
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.followRedirects = followRedirects
+        self.maxRedirects = maxRedirects
         self.expectations = expectations
         self.captures = captures
         self.id = id
@@ -120,18 +133,58 @@ public struct HeaderField: Sendable, Equatable, Codable {
     }
 }
 
-/// Request content as written in a collection.
-public enum RequestBody: Sendable, Equatable {
-    /// A string body, sent as is (after `{{name}}` substitution).
-    case text(String)
-    /// A JSON object or array, kept as compact JSON text with key order and number text as written; sent
-    /// with `Content-Type: application/json` unless a header field says otherwise.
-    case json(String)
+/// A name and a value, kept in order with repeats: query parameters and form fields.
+public struct Parameter: Sendable, Equatable, Codable {
+    public var name: String
+    public var value: String
 
-    /// The template text of the body.
-    public var template: String {
-        switch self {
-        case .text(let s), .json(let s): return s
-        }
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Request content as written in a collection. Strings may hold `{{name}}` references.
+public enum RequestBody: Sendable, Equatable {
+    /// A string body (`body` as a string), sent as is after substitution.
+    case text(String)
+    /// A JSON object or array (`body` as JSON), kept as compact JSON text with key order and number text as
+    /// written; sent with `Content-Type: application/json` unless a header field says otherwise.
+    case json(String)
+    /// `application/x-www-form-urlencoded` from ordered fields (`form`), encoded as WHATWG's URL standard
+    /// serializes forms.
+    case form([Parameter])
+    /// `multipart/form-data` (`multipart`), built by libcurl's MIME API (RFC 7578).
+    case multipart([MultipartPart])
+    /// A file's bytes (`bodyFile`), streamed from disk, not read whole into memory. The path is absolute
+    /// (resolved against the collection file's folder when loaded).
+    case file(path: String)
+    /// GraphQL over HTTP (`graphql`): a JSON body `{"query", "variables", "operationName"}`.
+    /// `variables` is compact JSON text as written.
+    case graphQL(query: String, variables: String?, operationName: String?)
+}
+
+/// One part of a `multipart/form-data` body.
+public struct MultipartPart: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// A text field's value.
+        case text(String)
+        /// A file, by absolute path (resolved against the collection file's folder when loaded).
+        case file(path: String)
+    }
+
+    /// The field name.
+    public var name: String
+    public var content: Content
+    /// The part's Content-Type; default: none for text, guessed by libcurl from the file name for files.
+    public var contentType: String?
+    /// The file name sent for a file part; default: the file's own name.
+    public var fileName: String?
+
+    public init(name: String, content: Content, contentType: String? = nil, fileName: String? = nil) {
+        self.name = name
+        self.content = content
+        self.contentType = contentType
+        self.fileName = fileName
     }
 }

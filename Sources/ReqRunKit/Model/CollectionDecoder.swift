@@ -10,7 +10,10 @@ public enum CollectionDecoder {
     ///   - file: the file's name as messages should show it (e.g. `collections/sample.json`).
     ///   - fileName: the last path component, which goes into derived group ids (`GroupID.derived`).
     /// - Throws: `InputError` for invalid JSON (with line and column) or a missing, unknown or wrongly typed field.
-    public static func decode(_ bytes: [UInt8], file: String, fileName: String) throws(InputError) -> RequestCollection {
+    ///   - baseDirectory: the collection file's folder (absolute); relative file paths in bodies resolve
+    ///     against it. Defaults to the current folder.
+    public static func decode(_ bytes: [UInt8], file: String, fileName: String,
+                              baseDirectory: String = FileManager.default.currentDirectoryPath) throws(InputError) -> RequestCollection {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -24,7 +27,7 @@ public enum CollectionDecoder {
         let variables = try decodeVariables(reader)
         var groups: [RequestGroup] = []
         for (node, path) in try reader.optionalArray("groups") {
-            groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName))
+            groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName, base: baseDirectory))
         }
         return RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
     }
@@ -50,7 +53,7 @@ public enum CollectionDecoder {
     }
 
     private static func decodeGroup(_ node: JSONNode, path: String, parents: [String], file: String,
-                                    fileName: String) throws(InputError) -> RequestGroup {
+                                    fileName: String, base: String) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(["id", "name", "description", "variables", "auth", "requests", "groups"])
         let name = try reader.requiredString("name")
@@ -70,20 +73,21 @@ public enum CollectionDecoder {
         }
         var requests: [Request] = []
         for (child, childPath) in try reader.optionalArray("requests") {
-            requests.append(try decodeRequest(child, path: childPath, file: file))
+            requests.append(try decodeRequest(child, path: childPath, file: file, base: base))
         }
         var groups: [RequestGroup] = []
         for (child, childPath) in try reader.optionalArray("groups") {
-            groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName))
+            groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName, base: base))
         }
         return RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
                             auth: try AuthDecoder.decode(reader),
                             requests: requests, groups: groups, location: node.location)
     }
 
-    private static func decodeRequest(_ node: JSONNode, path: String, file: String) throws(InputError) -> Request {
+    private static func decodeRequest(_ node: JSONNode, path: String, file: String, base: String) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "headers", "body", "auth", "expect", "capture"])
+        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
+                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects"])
         let url = try reader.requiredString("url")
         let method = try reader.optionalString("method") ?? "GET"
         if method.isEmpty || !method.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
@@ -91,8 +95,11 @@ public enum CollectionDecoder {
                                "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
         }
         return Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
-                       url: url, headers: try decodeHeaders(reader), body: try decodeBody(reader), auth: try AuthDecoder.decode(reader),
-                       expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader))
+                       url: url, headers: try decodeHeaders(reader), query: try decodeParameters(reader, "query"),
+                       body: try BodyDecoder.decode(reader, base: base), auth: try AuthDecoder.decode(reader),
+                       expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader),
+                       timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
+                       maxRedirects: try decodeCount(reader, "maxRedirects"))
     }
 
     /// Headers are an array of `{"name": …, "value": …}` (order kept, names may repeat) or, for short
@@ -126,14 +133,55 @@ public enum CollectionDecoder {
         return fields
     }
 
-    private static func decodeBody(_ reader: FieldReader) throws(InputError) -> RequestBody? {
-        guard let node = reader.optional("body") else { return nil }
+    /// An ordered list of `{"name", "value"}` objects, or an object of name → value (order kept).
+    static func decodeParameters(_ reader: FieldReader, _ key: String) throws(InputError) -> [Parameter] {
+        guard let node = reader.optional(key) else { return [] }
+        let path = reader.childPath(key)
         switch node.value {
-        case .string(let s): return .text(s)
-        case .object, .array: return .json(node.compactText)
+        case .object(let members):
+            var result: [Parameter] = []
+            for member in members {
+                guard case .string(let value) = member.value.value else {
+                    throw reader.error(member.value, "\(path).\(member.key)", "expected a string, found \(member.value.kindDescription)")
+                }
+                result.append(Parameter(name: member.key, value: value))
+            }
+            return result
+        case .array(let items):
+            var result: [Parameter] = []
+            for (i, item) in items.enumerated() {
+                let field = try FieldReader(file: reader.file, node: item, path: "\(path)[\(i)]")
+                try field.rejectUnknownKeys(["name", "value"])
+                result.append(Parameter(name: try field.requiredString("name"), value: try field.optionalString("value") ?? ""))
+            }
+            return result
         default:
-            throw reader.error(node, reader.childPath("body"),
-                               "expected a string, an object or an array, found \(node.kindDescription)")
+            throw reader.error(node, path, "expected an array of {\"name\", \"value\"} objects, found \(node.kindDescription)")
         }
+    }
+
+    /// `timeout` in seconds (fractions allowed) as milliseconds.
+    private static func decodeTimeout(_ reader: FieldReader) throws(InputError) -> Int? {
+        guard let node = reader.optional("timeout") else { return nil }
+        guard case .number(let text) = node.value, let seconds = Double(text), seconds >= 0, seconds < 1e9 else {
+            throw reader.error(node, reader.childPath("timeout"), "expected a number of seconds")
+        }
+        return Int((seconds * 1000).rounded())
+    }
+
+    private static func decodeBool(_ reader: FieldReader, _ key: String) throws(InputError) -> Bool? {
+        guard let node = reader.optional(key) else { return nil }
+        guard case .bool(let value) = node.value else {
+            throw reader.error(node, reader.childPath(key), "expected true or false, found \(node.kindDescription)")
+        }
+        return value
+    }
+
+    private static func decodeCount(_ reader: FieldReader, _ key: String) throws(InputError) -> Int? {
+        guard let node = reader.optional(key) else { return nil }
+        guard case .number(let text) = node.value, let value = Int(text), value >= 0 else {
+            throw reader.error(node, reader.childPath(key), "expected a whole number of 0 or more")
+        }
+        return value
     }
 }

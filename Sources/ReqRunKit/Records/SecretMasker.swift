@@ -21,7 +21,7 @@ public struct SecretMasker: Sendable {
     ///     form, as it appears in a query string.
     public init(values: [String], enabled: Bool = true) {
         let plain = values.filter { !$0.isEmpty }
-        self.values = Array(Set(plain + plain.map(URLQuery.encode))).sorted { $0.count > $1.count }
+        self.values = Array(Set(plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) })).sorted { $0.count > $1.count }
         self.enabled = enabled
     }
 

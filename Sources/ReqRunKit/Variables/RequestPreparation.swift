@@ -9,14 +9,14 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Header fields in order, repeats kept, including any `Content-Type` reqrun adds for a JSON body.
     public var headers: [HeaderField]
     /// The content, or nil for none.
-    public var body: [UInt8]?
+    public var body: PreparedBody?
     /// Credentials libcurl applies itself (digest, AWS Signature v4); other auth kinds are already header
     /// fields or query parameters.
     public var transferAuth: TransferAuth?
     /// Resolved credentials, masked in output like secret variables.
     public var secrets: [String]
 
-    public init(method: String, url: String, headers: [HeaderField], body: [UInt8]?, transferAuth: TransferAuth? = nil,
+    public init(method: String, url: String, headers: [HeaderField], body: PreparedBody?, transferAuth: TransferAuth? = nil,
                 secrets: [String] = []) {
         self.method = method
         self.url = url
@@ -33,6 +33,34 @@ public struct PreparedRequest: Sendable, Equatable {
     }
 }
 
+/// Content ready to send.
+public enum PreparedBody: Sendable, Equatable {
+    /// Bytes in memory (string, JSON, form and GraphQL bodies).
+    case bytes([UInt8])
+    /// A file streamed from disk by libcurl's read callback.
+    case file(path: String)
+    /// Parts for libcurl's MIME API, which writes the boundary into the Content-Type.
+    case multipart([PreparedPart])
+
+    /// Size in bytes when known before sending (nil for multipart, whose encoding libcurl does).
+    public var knownSize: Int? {
+        switch self {
+        case .bytes(let bytes): return bytes.count
+        case .file(let path): return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        case .multipart: return nil
+        }
+    }
+
+    /// The bytes when the content is in memory.
+    public var bytes: [UInt8]? {
+        if case .bytes(let bytes) = self { return bytes }
+        return nil
+    }
+}
+
+/// A multipart part with its templates resolved.
+public typealias PreparedPart = MultipartPart
+
 /// Why a request was not sent.
 public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// `{{name}}` references without a value; `field` is where (`url`, `headers[0].value`, `body`).
@@ -46,6 +74,8 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     case forbiddenCharacter(field: String)
     /// A scheme reqrun does not send (only `http` and `https`); the request is skipped, not failed.
     case unsupportedScheme(String)
+    /// A URL that cannot be sent, e.g. a host name that is not a valid international domain name.
+    case invalidURL(String)
 
     /// Skips do not fail a run; the other cases do.
     public var isSkip: Bool {
@@ -64,6 +94,8 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
             return "variables nest deeper than \(VariableScope.maximumDepth) levels in \(field): \(names.joined(separator: " → "))"
         case .forbiddenCharacter(let field):
             return "\(field) contains a CR, LF or NUL character, which would corrupt the request"
+        case .invalidURL(let reason):
+            return "invalid URL: \(reason)"
         case .unsupportedScheme(let scheme):
             return "the \(scheme):// scheme is not supported (reqrun sends only http and https)"
         }
@@ -79,26 +111,72 @@ public enum RequestPreparation {
         do throws(PreparationFailure) {
             var url = try resolve(request.url, scope, field: "url")
             if url.range(of: "://") == nil { url = "http://" + url }
+            for (i, parameter) in request.query.enumerated() {
+                url = URLQuery.appending(name: try resolve(parameter.name, scope, field: "query[\(i)].name"),
+                                         value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
+            }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {
                 headers.append(HeaderField(name: header.name,
                                            value: try resolve(header.value, scope, field: "headers[\(i)].value")))
             }
-            var body: [UInt8]?
+            var body: PreparedBody?
             if let template = request.body {
-                body = Array(try resolve(template.template, scope, field: "body", allowLineBreaks: true).utf8)
-                if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                    // A JSON body is labelled as JSON; a string body as plain text, as Postman does for raw text.
-                    let type = if case .json = template { "application/json" } else { "text/plain; charset=utf-8" }
+                let (content, type) = try prepareBody(template, scope)
+                body = content
+                if let type, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                     headers.append(HeaderField(name: "Content-Type", value: type))
                 }
             }
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
             if let auth { try apply(auth, to: &prepared, scope) }
+            prepared.url = try URLNormalizer.normalize(prepared.url)
             guard ["http", "https"].contains(prepared.scheme) else { throw .unsupportedScheme(prepared.scheme) }
             return .success(prepared)
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The content and the Content-Type it implies (nil: libcurl sets it, with the multipart boundary).
+    /// A string body is plain text, as Postman labels raw text; JSON and GraphQL are `application/json`;
+    /// a file is `application/octet-stream`.
+    private static func prepareBody(_ body: RequestBody, _ scope: VariableScope) throws(PreparationFailure) -> (PreparedBody, String?) {
+        func text(_ template: String, _ field: String) throws(PreparationFailure) -> String {
+            try resolve(template, scope, field: field, allowLineBreaks: true)
+        }
+        switch body {
+        case .text(let template):
+            return (.bytes(Array(try text(template, "body").utf8)), "text/plain; charset=utf-8")
+        case .json(let template):
+            return (.bytes(Array(try text(template, "body").utf8)), "application/json")
+        case .form(let fields):
+            var pairs: [String] = []
+            for (i, field) in fields.enumerated() {
+                pairs.append(URLQuery.formEncode(try text(field.name, "form[\(i)].name")) + "="
+                             + URLQuery.formEncode(try text(field.value, "form[\(i)].value")))
+            }
+            return (.bytes(Array(pairs.joined(separator: "&").utf8)), "application/x-www-form-urlencoded")
+        case .file(let path):
+            return (.file(path: path), "application/octet-stream")
+        case .multipart(let parts):
+            var prepared: [PreparedPart] = []
+            for (i, part) in parts.enumerated() {
+                var copy = part
+                copy.name = try text(part.name, "multipart[\(i)].name")
+                if case .text(let value) = part.content { copy.content = .text(try text(value, "multipart[\(i)].value")) }
+                prepared.append(copy)
+            }
+            return (.multipart(prepared), nil)
+        case .graphQL(let query, let variables, let operationName):
+            var json = "{\"query\":"
+            JSONNode.appendQuoted(try text(query, "graphql.query"), to: &json)
+            if let variables { json += ",\"variables\":" + (try text(variables, "graphql.variables")) }
+            if let operationName {
+                json += ",\"operationName\":"
+                JSONNode.appendQuoted(try text(operationName, "graphql.operationName"), to: &json)
+            }
+            return (.bytes(Array((json + "}").utf8)), "application/json")
         }
     }
 

@@ -10,11 +10,19 @@ public enum URLQuery {
         return base + separator + pair + fragment
     }
 
+    /// `application/x-www-form-urlencoded` as WHATWG's URL standard serializes it: `encode`, but a space
+    /// becomes `+`.
+    public static func formEncode(_ text: String) -> String {
+        encode(text, spaceAsPlus: true)
+    }
+
     /// Percent-encodes everything but ASCII letters, digits and `*-._` (UTF-8 bytes, upper-case hex).
-    public static func encode(_ text: String) -> String {
+    public static func encode(_ text: String, spaceAsPlus: Bool = false) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
+            case UInt8(ascii: " ") where spaceAsPlus:
+                out += "+"
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
                 out.unicodeScalars.append(UnicodeScalar(byte))

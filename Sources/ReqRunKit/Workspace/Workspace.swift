@@ -56,7 +56,8 @@ public struct Workspace: Sendable {
                 let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file"
                 throw InputError(file: display, location: nil, reason: reason)
             }
-            collections.append(try CollectionDecoder.decode(Array(data), file: display, fileName: url.lastPathComponent))
+            collections.append(try CollectionDecoder.decode(Array(data), file: display, fileName: url.lastPathComponent,
+                                                            baseDirectory: url.deletingLastPathComponent().path))
         }
         try GroupIndex.checkUniqueIDs(collections)
         return collections
