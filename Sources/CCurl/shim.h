@@ -30,6 +30,8 @@ static inline CURLcode reqrun_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v
 /* CURLAUTH_* are cast expressions, which Swift does not import. */
 static const long reqrun_auth_digest = (long)CURLAUTH_DIGEST;
 
+static inline CURLSHcode reqrun_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
+
 static inline CURLMcode reqrun_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 #endif

@@ -26,6 +26,20 @@ enum RunCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
             .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
+            .init(name: "--no-follow", valueName: nil, help: "Do not follow redirects."),
+            .init(name: "--max-redirs", valueName: "N", help: "Follow at most N redirects per request (default: 10)."),
+            .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
+            .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
+            .init(name: "--delay", valueName: "MS", help: "Wait MS milliseconds between requests."),
+            .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
+            .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
+            .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k)."),
+            .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
+            .init(name: "--cert", valueName: "FILE", help: "TLS client certificate (PEM)."),
+            .init(name: "--key", valueName: "FILE", help: "TLS client key (PEM)."),
+            .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
+            .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
+            .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
             .workspace, .collection,
         ],
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
@@ -42,10 +56,24 @@ enum RunCommand {
         }
         let overrides = try parseVariables(arguments.all("--var"))
         let reports = try arguments.all("--report").map(ReportRequest.parse)
+        if arguments.flag("--http1.1"), arguments.flag("--http2") {
+            throw UsageError(message: "give only one of --http1.1 and --http2", command: command.spec)
+        }
+        if arguments.flag("--no-follow"), arguments.value("--max-redirs") != nil {
+            throw UsageError(message: "give only one of --no-follow and --max-redirs", command: command.spec)
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let path = { (option: String) in arguments.value(option).map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL.path } }
         let options = ExecutorOptions(
             timeoutMilliseconds: try milliseconds(arguments.value("--timeout"), option: "--timeout", default: 30_000),
             connectTimeoutMilliseconds: try milliseconds(arguments.value("--connect-timeout"), option: "--connect-timeout",
-                                                         default: 10_000))
+                                                         default: 10_000),
+            httpVersion: arguments.flag("--http1.1") ? .http1_1 : arguments.flag("--http2") ? .http2 : .automatic,
+            insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
+            clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar"))
+        let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
+                                       maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs") ?? 10,
+                                       trustLocation: arguments.flag("--location-trusted"))
         let context = try WorkspaceContext.load(arguments)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let references: [RequestReference]
@@ -73,7 +101,10 @@ enum RunCommand {
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: ProcessInfo.processInfo.environment, options: options,
-                                             showSecrets: arguments.flag("--show-secrets"))
+                                             showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
+                                             retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
+                                             delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
+                                             bail: arguments.flag("--bail"))
         let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
@@ -99,6 +130,15 @@ enum RunCommand {
             result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         return result
+    }
+
+    /// A whole number of 0 or more.
+    static func count(_ text: String?, option: String) throws(UsageError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError(message: "\(option) expects a whole number of 0 or more, got '\(text)'", command: command.spec)
+        }
+        return value
     }
 
     /// Seconds (fractions allowed) as milliseconds.

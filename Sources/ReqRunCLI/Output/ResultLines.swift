@@ -26,17 +26,22 @@ enum ResultLines {
             let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)
             return "\(mark) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
                 + "\(milliseconds(result.timings?.total ?? 0))  \(byteCount(response.bodySize))"
+                + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
+                + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
         case .transportError, .invalid:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
         case .skipped:
             return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled("skipped: \(result.error?.message ?? "")", .dim)
+        case .notRun:
+            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled(result.error?.message ?? "not run", .dim)
         }
     }
 
-    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped`.
+    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`, 3 not run` after `--bail`).
     static func summary(_ summary: RunSummary) -> String {
         "\(summary.total) request\(summary.total == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed, "
             + "\(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.skipped) skipped"
+            + (summary.notRun > 0 ? ", \(summary.notRun) not run" : "")
     }
 
     /// Microseconds as `12 ms` (`0.4 ms` below one millisecond).

@@ -9,11 +9,17 @@ internal import CCurl
 public final class HTTPExecutor {
     private let options: ExecutorOptions
     private var multi: UnsafeMutableRawPointer?
+    /// One cookie store for every transfer of the run (RFC 6265 engine of libcurl), shared through a share
+    /// handle since each transfer has its own easy handle.
+    private var share: UnsafeMutableRawPointer?
+    private var loadedCookieJar = false
 
     public init(options: ExecutorOptions = ExecutorOptions()) {
         CurlGlobal.ensureInitialized()
         self.options = options
         self.multi = curl_multi_init()
+        self.share = curl_share_init()
+        _ = reqrun_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
     }
 
     deinit { close() }
@@ -25,6 +31,8 @@ public final class HTTPExecutor {
     public func close() {
         if let multi { curl_multi_cleanup(multi) }
         multi = nil
+        if let share { curl_share_cleanup(share) }
+        share = nil
     }
 
     /// Sends `request` and waits for the whole response. Never throws: a transport failure is in
@@ -34,7 +42,9 @@ public final class HTTPExecutor {
     public func send(_ request: PreparedRequest, inspectBody: Bool = false) -> TransferResult {
         guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
         let transfer = CurlTransfer(request: request, options: options,
-                                    keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit)
+                                    keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit,
+                                    share: share, loadCookieJar: !loadedCookieJar)
+        loadedCookieJar = true
         defer { transfer.cleanUp() }
         if let failure = transfer.configure() {
             return transfer.result(code: failure)

@@ -25,10 +25,17 @@ final class CurlTransfer {
     /// How many body bytes to hold in memory.
     private let keepLimit: Int
 
-    init(request: PreparedRequest, options: ExecutorOptions, keepLimit: Int) {
+    private let share: UnsafeMutableRawPointer?
+    private let loadCookieJar: Bool
+    /// Bytes of content as they came off the wire (before content decoding), counted in the debug callback.
+    private var wireBytes = 0
+
+    init(request: PreparedRequest, options: ExecutorOptions, keepLimit: Int, share: UnsafeMutableRawPointer?, loadCookieJar: Bool) {
         self.request = request
         self.options = options
         self.keepLimit = keepLimit
+        self.share = share
+        self.loadCookieJar = loadCookieJar
         self.easy = curl_easy_init()
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -51,7 +58,7 @@ final class CurlTransfer {
             reqrun_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
             reqrun_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             reqrun_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
-            reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeoutMilliseconds),
+            reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds ?? options.timeoutMilliseconds),
             reqrun_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds),
             reqrun_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent),
             reqrun_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
@@ -65,6 +72,7 @@ final class CurlTransfer {
             reqrun_easy_setopt_long(easy, CURLOPT_VERBOSE, 1),
         ]
         codes += configureMethodAndBody()
+        codes += configureConnection()
         switch request.transferAuth {
         case .digest(let username, let password):
             codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTPAUTH, reqrun_auth_digest))
@@ -97,6 +105,35 @@ final class CurlTransfer {
         for line in lines { headerList = curl_slist_append(headerList, line) }
         codes.append(reqrun_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         return codes.first { $0 != CURLE_OK }
+    }
+
+    /// Content decoding, HTTP version, TLS, proxy and cookies.
+    private func configureConnection() -> [CURLcode] {
+        var codes: [CURLcode] = []
+        if options.decodeContent { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")) }
+        switch options.httpVersion {
+        case .automatic: break
+        case .http1_1: codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))
+        case .http2:
+            let cleartext = request.url.lowercased().hasPrefix("http://")
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
+                                                 Int(cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)))
+        }
+        if options.insecure {
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0))
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0))
+        }
+        if let caFile = options.caFile { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CAINFO, caFile)) }
+        if let certificate = options.clientCertificate { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_SSLCERT, certificate)) }
+        if let key = options.clientKey { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_SSLKEY, key)) }
+        if let proxy = options.proxy { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PROXY, proxy)) }
+        // The cookie engine: "" enables it without reading a file; the jar is read once, by the first transfer.
+        if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }
+        let jar = options.cookieJarFile
+        codes.append(reqrun_easy_setopt_string(easy, CURLOPT_COOKIEFILE, loadCookieJar && jar != nil && FileManager.default.fileExists(atPath: jar!) ? jar! : ""))
+        // Every transfer writes the whole shared store at cleanup, so the file holds the run's last state.
+        if let jar { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_COOKIEJAR, jar)) }
+        return codes
     }
 
     /// GET and HEAD use curl's own modes. Content goes as POST data (from a copy, `CURLOPT_COPYPOSTFIELDS`,
@@ -194,6 +231,8 @@ final class CurlTransfer {
         }
     }
 
+    fileprivate func sawIncomingData(_ count: Int) { wireBytes += count }
+
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
         let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropFirst()  // request line
         sentHeaders = lines.compactMap { line in
@@ -220,7 +259,7 @@ final class CurlTransfer {
         let port = longInfo(CURLINFO_PRIMARY_PORT)
         let response = ResponseRecord(
             status: longInfo(CURLINFO_RESPONSE_CODE), reasonPhrase: reasonPhrase, httpVersion: Self.versionName(longInfo(CURLINFO_HTTP_VERSION)),
-            headers: responseHeaders, bodySize: bodySize, bodySHA256: Digest.hex(hasher.finish()),
+            headers: responseHeaders, bodySize: bodySize, wireSize: wireBytes, bodySHA256: Digest.hex(hasher.finish()),
             body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
         return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
@@ -273,8 +312,12 @@ private func curlReadBody(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _
 
 private func curlDebug(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?, _ size: Int,
                        _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    if type == CURLINFO_HEADER_OUT, let userdata {
-        Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().sawOutgoingHeaders(UnsafeRawBufferPointer(start: data, count: size))
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    if type == CURLINFO_HEADER_OUT {
+        transfer.sawOutgoingHeaders(UnsafeRawBufferPointer(start: data, count: size))
+    } else if type == CURLINFO_DATA_IN {
+        transfer.sawIncomingData(size)
     }
     return 0
 }

@@ -11,16 +11,53 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// How many bytes of a body are held for expectations and captures that read it: 8 MiB by default.
     /// A longer body is still counted and hashed whole, but body checks on it fail with a clear reason.
     public var inspectLimit: Int
+    /// Ask for compressed responses and decode them (`CURLOPT_ACCEPT_ENCODING` = "": every coding this
+    /// libcurl supports — gzip, deflate, br, zstd here).
+    public var decodeContent: Bool
+    /// HTTP version to use (`CURLOPT_HTTP_VERSION`).
+    public var httpVersion: HTTPVersionChoice
+    /// TLS: skip certificate and host name verification (`--insecure`; `CURLOPT_SSL_VERIFYPEER`/`VERIFYHOST` 0).
+    public var insecure: Bool
+    /// TLS: a PEM file of CA certificates to verify servers with, instead of the system's (`CURLOPT_CAINFO`).
+    public var caFile: String?
+    /// TLS client certificate and key, PEM files (`CURLOPT_SSLCERT`, `CURLOPT_SSLKEY`).
+    public var clientCertificate: String?
+    public var clientKey: String?
+    /// A proxy for every request (`CURLOPT_PROXY`); nil lets libcurl read `http_proxy`, `https_proxy`,
+    /// `no_proxy` (and their upper-case forms) from the environment.
+    public var proxy: String?
+    /// A Netscape-format cookie file to load before the run and save after it (`CURLOPT_COOKIEFILE`/`COOKIEJAR`).
+    public var cookieJarFile: String?
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
                 userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,
-                inspectLimit: Int = 8 * 1024 * 1024) {
+                inspectLimit: Int = 8 * 1024 * 1024, decodeContent: Bool = true, httpVersion: HTTPVersionChoice = .automatic,
+                insecure: Bool = false, caFile: String? = nil, clientCertificate: String? = nil, clientKey: String? = nil,
+                proxy: String? = nil, cookieJarFile: String? = nil) {
         self.inspectLimit = inspectLimit
+        self.decodeContent = decodeContent
+        self.httpVersion = httpVersion
+        self.insecure = insecure
+        self.caFile = caFile
+        self.clientCertificate = clientCertificate
+        self.clientKey = clientKey
+        self.proxy = proxy
+        self.cookieJarFile = cookieJarFile
         self.timeoutMilliseconds = timeoutMilliseconds
         self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
         self.userAgent = userAgent
         self.bodyLimit = bodyLimit
     }
+}
+
+/// Which HTTP version to speak.
+public enum HTTPVersionChoice: String, Sendable, Equatable {
+    /// libcurl's default: HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise.
+    case automatic
+    /// `--http1.1`: HTTP/1.1 only.
+    case http1_1
+    /// `--http2`: HTTP/2 over TLS, and HTTP/2 with prior knowledge over cleartext.
+    case http2
 }
 
 /// What came of sending one request.

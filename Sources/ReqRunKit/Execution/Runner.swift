@@ -12,9 +12,23 @@ public struct RunConfiguration: Sendable {
     public var options: ExecutorOptions
     /// `--show-secrets`: record and show secrets as they are.
     public var showSecrets: Bool
+    /// Redirect handling (`--no-follow`, `--max-redirs`, `--location-trusted`); a request's own
+    /// `followRedirects`/`maxRedirects` win.
+    public var redirects: RedirectPolicy
+    /// `--retry N`: how many times a request is sent again after a transport error or a 502, 503 or 504.
+    public var retries: Int
+    /// `--delay MS`: pause between requests, in milliseconds.
+    public var delayMilliseconds: Int
+    /// `--bail`: stop at the first request that fails; the rest are recorded as not run.
+    public var bail: Bool
 
     public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
-                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false) {
+                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,
+                redirects: RedirectPolicy = RedirectPolicy(), retries: Int = 0, delayMilliseconds: Int = 0, bail: Bool = false) {
+        self.redirects = redirects
+        self.retries = retries
+        self.delayMilliseconds = delayMilliseconds
+        self.bail = bail
         self.selection = selection
         self.environment = environment
         self.overrides = overrides
@@ -40,15 +54,29 @@ public enum Runner {
         var captured = VariableLayer(source: "capture", values: [:])
         // Created lazily: a selection whose requests are all skipped never initialises libcurl.
         var executor: HTTPExecutor?
-        for reference in references {
+        var stoppedBy: RequestResult?
+        for (position, reference) in references.enumerated() {
+            if let failed = stoppedBy {
+                let result = RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                                           groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
+                                           method: reference.request.method, url: reference.request.url, outcome: .notRun,
+                                           error: ResultError(message: "not run: --bail stopped the run at request \(failed.index) (\(failed.name))"))
+                results.append(result)
+                onResult(result)
+                continue
+            }
+            if position > 0, configuration.delayMilliseconds > 0 {
+                Thread.sleep(forTimeInterval: Double(configuration.delayMilliseconds) / 1000)
+            }
             let scope = scope(for: reference, configuration, captured: captured)
             var credentials: [String] = []
-            let result = runOne(reference, scope: scope, configuration.options, runStart: started, executor: &executor,
+            let result = runOne(reference, scope: scope, configuration, runStart: started, executor: &executor,
                                 captured: &captured, credentials: &credentials)
             let masker = SecretMasker(values: scope.secretValues() + credentials, enabled: !configuration.showSecrets)
             let masked = masker.mask(result)
             results.append(masked)
             onResult(masked)
+            if configuration.bail, masked.isFailure { stoppedBy = masked }
         }
         executor?.close()
         return RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
@@ -73,7 +101,7 @@ public enum Runner {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ options: ExecutorOptions, runStart: Date,
+    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ configuration: RunConfiguration, runStart: Date,
                                executor: inout HTTPExecutor?, captured: inout VariableLayer, credentials: inout [String]) -> RequestResult {
         let request = reference.request
         func result(url: String, outcome: RequestResult.Outcome, error: ResultError?, request sent: SentRequest? = nil,
@@ -96,6 +124,7 @@ public enum Runner {
             prepared = value
             credentials = value.secrets
         }
+        let options = configuration.options
         if executor == nil { executor = HTTPExecutor(options: options) }
         let startedAt = Date()
         let needsBody = !request.captures.isEmpty || request.expectations.contains {
@@ -104,19 +133,41 @@ public enum Runner {
             default: return false
             }
         }
-        let transfer = executor!.send(prepared, inspectBody: needsBody)
+        var policy = configuration.redirects
+        if let follow = request.followRedirects { policy.follow = follow }
+        if let maximum = request.maxRedirects { policy.maximum = maximum }
+        var attempts = 1
+        var followed = RedirectFollower.send(prepared, policy: policy, executor: executor!, inspectBody: needsBody)
+        while attempts <= configuration.retries, RetryPolicy.shouldRetry(followed.transfer) {
+            Thread.sleep(forTimeInterval: RetryPolicy.delay(attempt: attempts, after: followed.transfer))
+            attempts += 1
+            followed = RedirectFollower.send(prepared, policy: policy, executor: executor!, inspectBody: needsBody)
+        }
+        let transfer = followed.transfer
         let sent = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
-                               body: prepared.body?.bytes.map { RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit) })
+                               body: followed.lastRequest.body?.bytes.map {
+                                   RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit)
+                               })
+        func finish(_ result: RequestResult) -> RequestResult {
+            var result = result
+            result.redirects = followed.hops
+            result.attempts = attempts
+            return result
+        }
+        if let reason = followed.stopReason {
+            return finish(result(url: prepared.url, outcome: .transportError, error: ResultError(message: reason),
+                                 request: sent, transfer: transfer, startedAt: startedAt))
+        }
         guard let response = transfer.response else {
-            return result(url: prepared.url, outcome: .transportError, error: transfer.error, request: sent, transfer: transfer,
-                          startedAt: startedAt)
+            return finish(result(url: prepared.url, outcome: .transportError, error: transfer.error, request: sent,
+                                 transfer: transfer, startedAt: startedAt))
         }
         let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
                                 bodySize: response.bodySize, totalMicroseconds: transfer.timings.total)
         let expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: scope) }
         let captures = request.captures.map { CaptureCheck.evaluate($0, view) }
         for capture in captures { if let value = capture.value { captured.values[capture.variable] = value } }
-        return result(url: prepared.url, outcome: .response, error: nil, request: sent, transfer: transfer, startedAt: startedAt,
-                      expectations: expectations, captures: captures)
+        return finish(result(url: prepared.url, outcome: .response, error: nil, request: sent, transfer: transfer,
+                             startedAt: startedAt, expectations: expectations, captures: captures))
     }
 }

@@ -47,6 +47,7 @@ public struct RunDiff: Sendable, Equatable {
             switch result.outcome {
             case .response: return result.passed ? "passed" : "failed"
             case .skipped: return "skipped"
+            case .notRun: return "not run"
             case .invalid, .transportError: return "error"
             }
         }

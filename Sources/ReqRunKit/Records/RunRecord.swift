@@ -62,7 +62,7 @@ public struct SelectedGroup: Codable, Sendable, Equatable {
     }
 }
 
-/// Counts of a run's results. `passed + failed + errors + skipped == total`.
+/// Counts of a run's results. `passed + failed + errors + skipped + notRun == total`.
 public struct RunSummary: Codable, Sendable, Equatable {
     public var total: Int
     /// Requests that got a response and met every expectation and capture.
@@ -73,6 +73,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var errors: Int
     /// Requests not sent because of their scheme; a skip does not fail a run.
     public var skipped: Int
+    /// Requests not run because `--bail` stopped the run.
+    public var notRun: Int
     /// Requests that got a response, whatever its checks: `passed + failed`.
     public var responded: Int
 
@@ -82,7 +84,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         passed = results.filter { $0.outcome == .response && $0.passed }.count
         failed = responded - passed
         skipped = results.filter { $0.outcome == .skipped }.count
-        errors = total - responded - skipped
+        notRun = results.filter { $0.outcome == .notRun }.count
+        errors = total - responded - skipped - notRun
     }
 }
 
@@ -97,6 +100,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
         case invalid
         /// Not sent because of its scheme (`wss://`, `ftp://`, `file://`…).
         case skipped
+        /// Not sent because `--bail` stopped the run at an earlier failure.
+        case notRun
     }
 
     /// Position in list order across the workspace, from 0.
@@ -108,7 +113,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var groupID: String
     public var name: String
     public var method: String
-    /// The URL as sent (variables resolved), or the template when it could not be resolved.
+    /// The URL as first sent (variables resolved; redirects are in `redirects`), or the template when it
+    /// could not be resolved.
     public var url: String
     public var outcome: Outcome
     /// Why it was not sent, or the transport error.
@@ -128,6 +134,10 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var expectations: [ExpectationResult]
     /// Each capture's outcome, in the order written.
     public var captures: [CaptureResult]
+    /// Redirects followed before the final response, in order.
+    public var redirects: [RedirectHop] = []
+    /// How many times the request was sent (more than 1 after `--retry`).
+    public var attempts: Int = 1
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,
@@ -137,7 +147,6 @@ public struct RequestResult: Codable, Sendable, Equatable {
         self.startOffset = startOffset
         self.expectations = expectations
         self.captures = captures
-        self.passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }
         self.index = index
         self.collection = collection
         self.groupPath = groupPath
@@ -150,6 +159,16 @@ public struct RequestResult: Codable, Sendable, Equatable {
         self.request = request
         self.response = response
         self.timings = timings
+        self.passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }
+    }
+
+    /// Whether this result stops a run under `--bail`: an error, or a response that missed a check.
+    public var isFailure: Bool {
+        switch outcome {
+        case .response: return !passed
+        case .invalid, .transportError: return true
+        case .skipped, .notRun: return false
+        }
     }
 }
 
@@ -189,8 +208,11 @@ public struct ResponseRecord: Codable, Sendable, Equatable {
     public var httpVersion: String
     /// Header fields in the order received, repeated names kept.
     public var headers: [HeaderField]
-    /// Size of the content in bytes, as received.
+    /// Size of the content in bytes, after content decoding (gzip, br, zstd…).
     public var bodySize: Int
+    /// Size of the content in bytes as it came over the wire, before content decoding (equal to
+    /// `bodySize` when the content was not encoded).
+    public var wireSize: Int
     /// SHA-256 of the whole content, lower-case hex.
     public var bodySHA256: String
     /// The first `RunRecord.bodyLimit` bytes of the content.
@@ -200,7 +222,8 @@ public struct ResponseRecord: Codable, Sendable, Equatable {
     public var remotePort: Int?
 
     public init(status: Int, reasonPhrase: String = "", httpVersion: String, headers: [HeaderField], bodySize: Int,
-                bodySHA256: String, body: RecordedBody, remoteAddress: String?, remotePort: Int?) {
+                wireSize: Int? = nil, bodySHA256: String, body: RecordedBody, remoteAddress: String?, remotePort: Int?) {
+        self.wireSize = wireSize ?? bodySize
         self.status = status
         self.reasonPhrase = reasonPhrase
         self.httpVersion = httpVersion

@@ -52,10 +52,10 @@ public enum HTMLReport {
         let state: String
         switch result.outcome {
         case .response: state = result.passed ? "passed" : "failed"
-        case .skipped: state = "skipped"
+        case .skipped, .notRun: state = "skipped"
         default: state = "error"
         }
-        let status = result.response.map { "\($0.status)" } ?? (result.outcome == .skipped ? "skipped" : "—")
+        let status = result.response.map { "\($0.status)" } ?? (result.outcome == .skipped ? "skipped" : result.outcome == .notRun ? "not run" : "—")
         var checks = result.expectations.map { e in
             "<li class=\"\(e.passed ? "passed" : "failed")\">\(e.passed ? "✓" : "✗") \(XMLText.escape(e.description))"
                 + (e.passed ? "" : " — expected \(XMLText.escape(e.expected)), actual \(XMLText.escape(e.actual))") + "</li>"

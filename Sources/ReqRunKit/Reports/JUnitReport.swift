@@ -6,7 +6,7 @@ import Foundation
 /// request's name (with ` (2)`, ` (3)`… for repeats in the same suite, so names are stable between runs),
 /// `classname` is the collection and group names joined by dots, `time` is seconds. A failed expectation or
 /// capture is a `failure` (message: what was expected and what came); a request not sent or without a
-/// response is an `error`; a skipped request is `skipped`.
+/// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`.
 public enum JUnitReport {
     public static func render(_ record: RunRecord) -> String {
         var suites: [(name: String, results: [RequestResult])] = []
@@ -22,11 +22,11 @@ public enum JUnitReport {
         let summary = record.summary
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total)\" failures=\"\(summary.failed)\" "
-            + "errors=\"\(summary.errors)\" skipped=\"\(summary.skipped)\" time=\"\(seconds(record.results))\" timestamp=\"\(timestamp)\">\n"
+            + "errors=\"\(summary.errors)\" skipped=\"\(summary.skipped + summary.notRun)\" time=\"\(seconds(record.results))\" timestamp=\"\(timestamp)\">\n"
         for (index, suite) in suites.enumerated() {
             let counts = RunSummary(suite.results)
             xml += "  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total)\" "
-                + "failures=\"\(counts.failed)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" "
+                + "failures=\"\(counts.failed)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun)\" "
                 + "time=\"\(seconds(suite.results))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n"
             var seen: [String: Int] = [:]
             for result in suite.results {
@@ -46,7 +46,7 @@ public enum JUnitReport {
 
     private static func body(_ result: RequestResult) -> String {
         switch result.outcome {
-        case .skipped:
+        case .skipped, .notRun:
             return "      <skipped message=\"\(XMLText.escape(result.error?.message ?? "skipped"))\"/>\n"
         case .invalid, .transportError:
             let message = result.error?.message ?? "no response"

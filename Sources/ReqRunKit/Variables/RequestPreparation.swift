@@ -15,6 +15,11 @@ public struct PreparedRequest: Sendable, Equatable {
     public var transferAuth: TransferAuth?
     /// Resolved credentials, masked in output like secret variables.
     public var secrets: [String]
+    /// This request's own limit for the whole transfer, over `ExecutorOptions.timeoutMilliseconds`.
+    public var timeoutMilliseconds: Int?
+    /// Header field names that carry credentials (`Authorization`, an API-key field): not sent when a
+    /// redirect leads to another origin.
+    public var credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     public init(method: String, url: String, headers: [HeaderField], body: PreparedBody?, transferAuth: TransferAuth? = nil,
                 secrets: [String] = []) {
@@ -129,6 +134,7 @@ public enum RequestPreparation {
                 }
             }
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
+            prepared.timeoutMilliseconds = request.timeoutMilliseconds
             if let auth { try apply(auth, to: &prepared, scope) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
             guard ["http", "https"].contains(prepared.scheme) else { throw .unsupportedScheme(prepared.scheme) }
@@ -209,6 +215,7 @@ public enum RequestPreparation {
                 prepared.url = URLQuery.appending(name: key, value: secret, to: prepared.url)
             } else {
                 addHeader(key, secret)
+                prepared.credentialHeaderNames.insert(key.lowercased())
             }
             prepared.secrets = [secret]
         case .digest(let username, let password):

@@ -1,0 +1,127 @@
+import Foundation
+
+/// When and how far redirects are followed.
+public struct RedirectPolicy: Sendable, Equatable {
+    /// Follow 301, 302, 303, 307 and 308 responses that carry a `Location` (`--no-follow` turns it off).
+    public var follow: Bool
+    /// How many redirects one request may follow (`--max-redirs`).
+    public var maximum: Int
+    /// Send credentials to another origin too (`--location-trusted`, as curl's option).
+    public var trustLocation: Bool
+
+    /// Follows by default, up to 10 redirects, as Postman does (curl's default limit is 50, Newman's 10).
+    public init(follow: Bool = true, maximum: Int = 10, trustLocation: Bool = false) {
+        self.follow = follow
+        self.maximum = maximum
+        self.trustLocation = trustLocation
+    }
+}
+
+/// One redirect that was followed, as recorded.
+public struct RedirectHop: Codable, Sendable, Equatable {
+    /// The request that got the redirect response.
+    public var method: String
+    public var url: String
+    /// The redirect's status code and its `Location`, resolved against `url`.
+    public var status: Int
+    public var location: String
+    /// Total time of that transfer, in microseconds.
+    public var total: Int
+
+    public init(method: String, url: String, status: Int, location: String, total: Int) {
+        self.method = method
+        self.url = url
+        self.status = status
+        self.location = location
+        self.total = total
+    }
+}
+
+/// Follows redirects one hop at a time with the rules of RFC 9110 §15.4, rather than libcurl's follow mode
+/// (which keeps a custom method across 301/302/303 in 7.88 and cannot tell which fields are credentials):
+/// - 303 See Other: the next request is GET (HEAD stays HEAD);
+/// - 301 and 302: POST becomes GET (what every browser and curl do); other methods are kept;
+/// - 307 and 308: method and content are kept;
+/// - when the method becomes GET, the content and its header fields (`Content-Type`, `Content-Length`,
+///   `Content-Encoding`, `Content-Language`, `Content-Location`) are dropped;
+/// - to another origin (scheme, host or port), `Authorization`, `Cookie`, `Proxy-Authorization`, an API-key
+///   field and digest/AWS credentials are not sent, unless `trustLocation`;
+/// - only `http` and `https` targets are followed. Cookies set by any response, a redirect's included, go
+///   back on later matching requests through the run's cookie store.
+public enum RedirectFollower {
+    /// The outcome of a request with its redirects.
+    public struct Outcome: Sendable {
+        /// The last transfer's result.
+        public var transfer: TransferResult
+        /// The request that was sent last.
+        public var lastRequest: PreparedRequest
+        public var hops: [RedirectHop]
+        /// Why following stopped early (too many redirects, a scheme not followed), if it did.
+        public var stopReason: String?
+    }
+
+    public static func send(_ request: PreparedRequest, policy: RedirectPolicy, executor: HTTPExecutor, inspectBody: Bool) -> Outcome {
+        var current = request
+        var hops: [RedirectHop] = []
+        while true {
+            let transfer = executor.send(current, inspectBody: inspectBody)
+            guard policy.follow, let response = transfer.response, [301, 302, 303, 307, 308].contains(response.status),
+                  let location = response.headers.last(where: { $0.name.lowercased() == "location" })?.value else {
+                return Outcome(transfer: transfer, lastRequest: current, hops: hops, stopReason: nil)
+            }
+            guard let target = resolve(location, against: current.url) else {
+                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
+                               stopReason: "the Location '\(location)' of a \(response.status) response is not a valid URL")
+            }
+            let scheme = target.scheme
+            guard scheme == "http" || scheme == "https" else {
+                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
+                               stopReason: "a redirect to a \(scheme):// URL is not followed (only http and https)")
+            }
+            guard hops.count < policy.maximum else {
+                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
+                               stopReason: "stopped after the maximum of \(policy.maximum) redirects (--max-redirs)")
+            }
+            hops.append(RedirectHop(method: current.method, url: current.url, status: response.status, location: target.url,
+                                    total: transfer.timings.total))
+            current = next(after: current, status: response.status, to: target.url, trustLocation: policy.trustLocation)
+        }
+    }
+
+    /// The request a redirect leads to.
+    public static func next(after request: PreparedRequest, status: Int, to url: String, trustLocation: Bool) -> PreparedRequest {
+        var next = request
+        next.url = url
+        let becomesGET = (status == 303 && request.method != "HEAD" && request.method != "GET")
+            || ((status == 301 || status == 302) && request.method == "POST")
+        if becomesGET {
+            next.method = "GET"
+            next.body = nil
+            let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
+            next.headers.removeAll { contentFields.contains($0.name.lowercased()) }
+        }
+        if !trustLocation, origin(request.url) != origin(url) {
+            next.headers.removeAll { request.credentialHeaderNames.contains($0.name.lowercased()) }
+            next.transferAuth = nil
+        }
+        return next
+    }
+
+    /// `Location` (possibly relative, possibly with spaces or non-ASCII) resolved against `base`
+    /// (RFC 3986 §5, by Foundation's URL).
+    static func resolve(_ location: String, against base: String) -> (url: String, scheme: String)? {
+        guard let normalized = try? URLNormalizer.normalize(location), let baseURL = URL(string: base),
+              let resolved = URL(string: normalized, relativeTo: baseURL)?.absoluteURL, let scheme = resolved.scheme?.lowercased() else {
+            return nil
+        }
+        return (resolved.absoluteString, scheme)
+    }
+
+    /// Scheme, host and port (default ports filled in), lower case.
+    static func origin(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        let scheme = components.scheme?.lowercased() ?? ""
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(components.host?.lowercased() ?? ""):\(port)"
+    }
+}
