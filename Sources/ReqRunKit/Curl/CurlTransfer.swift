@@ -99,7 +99,10 @@ final class CurlTransfer {
         if !signsHeaderList, !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
         // With content, curl would add `Content-Type: application/x-www-form-urlencoded` on its own; the
         // request is sent as given, so that default is removed unless the request names a type.
-        if !signsHeaderList, request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+        // (Not for multipart: there libcurl writes the Content-Type itself, with the boundary.)
+        var isMultipart = false
+        if case .multipart = request.body { isMultipart = true }
+        if !signsHeaderList, !isMultipart, request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             lines.append("Content-Type:")
         }
         for line in lines { headerList = curl_slist_append(headerList, line) }
