@@ -182,3 +182,44 @@ import TestSupport
         #expect(timedRecord.results[0].error?.curlCode == 28 && timedRecord.results[1].outcome == .response)
     }
 }
+
+/// `reqrun show --curl`: the printed command, run by a shell, sends what `reqrun run` sends.
+@Suite struct CurlCommandEndToEndTests {
+    @Test func printedCommandSendsTheSameRequest() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        try dir.write("collections/c.json", """
+            {"name": "C", "variables": {"base": "\(base)", "token": "t0k'en"}, "groups": [{"name": "g", "requests": [
+              {"name": "create", "method": "POST", "url": "{{base}}/anything?x=1 2", "query": {"q": "ü"},
+               "headers": [{"name": "X-Quote", "value": "it's \\"quoted\\""}, {"name": "X-Empty", "value": ""}],
+               "auth": {"type": "bearer", "token": "{{token}}"}, "body": {"name": "O'Brien", "n": 1}}
+            ]}]}
+            """)
+        let masked = try ReqRunBinary.run(["show", "--curl", "g/create"], in: dir.url)
+        #expect(masked.status == 0)
+        #expect(masked.stdout.contains("'Authorization: ****'") && !masked.stdout.contains("t0k"))
+        let shown = try ReqRunBinary.run(["show", "--curl", "create", "--show-secrets"], in: dir.url)
+        #expect(shown.stdout.hasPrefix("curl --request POST '\(base)/anything?x=1%202&q=%C3%BC' --header "))
+
+        let viaCurl = try shell(shown.stdout)
+        #expect(try ReqRunBinary.run(["run", "--all", "--show-secrets"], in: dir.url).status == 0)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        let viaReqrun = try #require(record.results.first?.response?.body.data)
+        let a = try JSONSerialization.jsonObject(with: Data(viaCurl.utf8)) as? NSDictionary
+        let b = try JSONSerialization.jsonObject(with: Data(viaReqrun.utf8)) as? NSDictionary
+        #expect(a != nil && a == b)
+        #expect((a?["headers"] as? [String: String])?["Authorization"] == "Bearer t0k'en")
+    }
+
+    private func shell(_ command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -5,13 +5,30 @@ import ReqRunKit
 enum ShowCommand {
     static let command = Command(spec: CommandSpec(
         name: "show",
-        abstract: "Show a recorded run (default: the last).",
-        options: [.init(name: "--json", valueName: nil, help: "Print the run record as stored."), .workspace],
+        abstract: "Show a recorded run (default: the last), or with --curl an equivalent curl command for a request.",
+        discussion: """
+            --curl REQUEST prints a shell-quoted curl command that sends what 'reqrun run' would send for one
+            request (variables resolved, auth applied, default options), to paste into a bug report. REQUEST is the
+            request's list index (#3), its path (Group/Sub/Name, optionally starting with the collection name) or its
+            name. Secrets show as **** unless --show-secrets.
+            """,
+        options: [.init(name: "--json", valueName: nil, help: "Print the run record as stored."),
+                  .init(name: "--curl", valueName: "REQUEST", help: "Print an equivalent curl command for this request instead."),
+                  .init(name: "--var", valueName: "NAME=VALUE", help: "With --curl: set a variable.", repeatable: true),
+                  .init(name: "--env", valueName: "NAME|FILE", help: "With --curl: the environment to use."),
+                  .init(name: "--show-secrets", valueName: nil, help: "With --curl: print secrets instead of ****."),
+                  .workspace, .collection],
         positional: .init(name: "RUN", help: "A run id or a unique prefix of one (see 'reqrun history').",
                           repeating: false, optional: true)
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        if let target = arguments.value("--curl") {
+            guard arguments.positionals.isEmpty else {
+                throw UsageError(message: "give either RUN or --curl REQUEST, not both", command: command.spec)
+            }
+            return try curl(target, arguments, terminal)
+        }
         let workspace = try WorkspaceContext.locate(arguments)
         let record = try RunStore(directory: workspace.runsDirectory).load(arguments.positionals.first)
         if arguments.flag("--json") {
@@ -48,6 +65,28 @@ enum ShowCommand {
         terminal.line()
         terminal.line(ResultLines.summary(record.summary))
         return .success
+    }
+
+    /// `--curl REQUEST`: the request prepared exactly as `run` would, as a curl command line.
+    private static func curl(_ target: String, _ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        let overrides = try RunCommand.parseVariables(arguments.all("--var"))
+        let context = try WorkspaceContext.load(arguments)
+        let environment = try context.environment(arguments.value("--env"), terminal)
+        let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
+        let reference = try RequestResolver.resolve(target, in: outline)
+        let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment, overrides: overrides,
+                                             processEnvironment: ProcessInfo.processInfo.environment)
+        let scope = Runner.scope(for: reference, configuration, captured: VariableLayer(source: "capture", values: [:]))
+        switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
+        case .failure(let failure):
+            terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
+            return .requestError
+        case .success(var prepared):
+            let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !arguments.flag("--show-secrets"))
+            prepared.headers = masker.mask(prepared.headers)
+            terminal.line(masker.mask(CurlCommand.render(prepared, options: configuration.options, redirects: configuration.redirects)))
+            return .success
+        }
     }
 
     private static func ms(_ microseconds: Int) -> String { String(format: "%.1f", Double(microseconds) / 1000) }

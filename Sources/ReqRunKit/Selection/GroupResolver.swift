@@ -46,6 +46,9 @@ public enum GroupResolver {
 /// A group argument that names no group, or more than one.
 public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknown(argument: String, suggestion: String?)
+    /// A request argument that names no request, or more than one.
+    case unknownRequest(argument: String, suggestion: String?)
+    case ambiguousRequest(argument: String, candidates: [String])
     /// `candidates`: one line per match, `collection: path (id)`.
     case ambiguous(argument: String, candidates: [String])
 
@@ -55,6 +58,13 @@ public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible 
             var text = "no group named '\(argument)'"
             if let suggestion { text += "; did you mean '\(suggestion)'?" }
             return text
+        case .unknownRequest(let argument, let suggestion):
+            var text = "no request named '\(argument)'"
+            if let suggestion { text += "; did you mean '\(suggestion)'?" }
+            return text
+        case .ambiguousRequest(let argument, let candidates):
+            return "'\(argument)' matches \(candidates.count) requests; name one by its path or index:\n"
+                + candidates.map { "  \($0)" }.joined(separator: "\n")
         case .ambiguous(let argument, let candidates):
             return "'\(argument)' matches \(candidates.count) groups; name one by its path or id:\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")
