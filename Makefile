@@ -13,7 +13,7 @@ build: deps
 demo: build
 	scripts/demo
 
-# The whole test suite against a local httpbin that it starts and stops.
+# The whole test suite against local test servers (httpbin, nginx, tinyproxy) that it starts and stops.
 test: build
 	scripts/test
 

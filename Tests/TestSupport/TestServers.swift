@@ -1,22 +1,80 @@
 import Foundation
 
-/// The local servers the tests talk to. `make test` starts them on 127.0.0.1 and passes their addresses
-/// in the environment; a test that needs one fails with this message when it is missing (never skips).
+/// The local servers the tests talk to. `make test` (`scripts/test`) starts them on 127.0.0.1 and passes their
+/// addresses and files in the environment; a test that needs one fails with this message when it is missing
+/// (never skips). The servers: httpbin under gunicorn (`scripts/httpbin`), nginx over HTTP and over TLS with
+/// HTTP/2 (`scripts/nginx`, which also makes a test CA and a client certificate), tinyproxy (`scripts/proxy`).
 public enum TestServers {
     public struct Missing: Error, CustomStringConvertible {
         public var variable: String
+        public init(variable: String) { self.variable = variable }
         public var description: String {
-            "\(variable) is not set: the tests need a local httpbin. Run them with 'make test', which installs and "
-                + "starts it, or start one (gunicorn -b 127.0.0.1:PORT httpbin:app) and export \(variable)=http://127.0.0.1:PORT"
+            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy). Run them with "
+                + "'make test' or 'scripts/test', which install and start them, or start them yourself with "
+                + "'scripts/httpbin start DIR', 'scripts/nginx start DIR' and 'scripts/proxy start DIR' and export what "
+                + "scripts/test exports (\(variable) among them) from the files they write in DIR"
         }
     }
 
-    /// Base URL of a local httpbin, e.g. `http://127.0.0.1:38080` (no trailing slash).
-    public static func httpbin() throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["REQRUN_TEST_HTTPBIN"], !url.isEmpty else {
-            throw Missing(variable: "REQRUN_TEST_HTTPBIN")
+    private static func variable(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw Missing(variable: name)
         }
+        return value
+    }
+
+    private static func baseURL(_ name: String) throws -> String {
+        let url = try variable(name)
         return url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+
+    /// Base URL of a local httpbin, e.g. `http://127.0.0.1:38080` (no trailing slash).
+    public static func httpbin() throws -> String { try baseURL("REQRUN_TEST_HTTPBIN") }
+
+    /// Base URL of the local nginx over plain HTTP/1.1, e.g. `http://127.0.0.1:38081`. Routes (both servers):
+    /// `/` ("ok"), `/echo-uri…` (the request target as it arrived, `X-Method`), `/zstd` and `/gzip` (a JSON
+    /// document pre-compressed, with `Content-Encoding`; `/zstd.json` is it uncompressed), `/big` (64 MiB of
+    /// zeros), `/cookie` (sets `nginxcookie=fromnginx`, echoes the `Cookie` header). See `scripts/nginx`.
+    public static func nginxHTTP() throws -> String { try baseURL("REQRUN_TEST_NGINX_HTTP") }
+
+    /// Base URL of the local nginx over TLS with HTTP/2 (ALPN h2, http/1.1), e.g. `https://localhost:38082`; its
+    /// certificate (for `localhost` and `127.0.0.1`) is signed by `testCA()`. Same routes as `nginxHTTP()`, plus
+    /// `/client-cert`: `"$ssl_client_verify $ssl_client_s_dn"` (`SUCCESS CN=reqrun-test-client` or `NONE `).
+    public static func nginxHTTPS() throws -> String { try baseURL("REQRUN_TEST_NGINX_HTTPS") }
+
+    /// Path of nginx's access log: one line a request, with the request line and the protocol, e.g.
+    /// `127.0.0.1 [time] https 38082 "GET /echo-uri?a=%2F HTTP/2.0" HTTP/2.0 200 12 "reqrun/0.1"`.
+    public static func nginxLog() throws -> String { try variable("REQRUN_TEST_NGINX_LOG") }
+
+    /// Path of the test CA's certificate (PEM), which signed nginx's server certificate and the client certificate.
+    public static func testCA() throws -> String { try variable("REQRUN_TEST_CA") }
+
+    /// Path of the client certificate (PEM, CN=reqrun-test-client, signed by `testCA()`).
+    public static func clientCertificate() throws -> String { try variable("REQRUN_TEST_CLIENT_CERT") }
+
+    /// Path of the client certificate's private key (PEM, unencrypted).
+    public static func clientKey() throws -> String { try variable("REQRUN_TEST_CLIENT_KEY") }
+
+    /// URL of the local HTTP proxy (tinyproxy), e.g. `http://127.0.0.1:38083`; it forwards to 127.0.0.1 and
+    /// tunnels CONNECT to any port.
+    public static func proxy() throws -> String { try baseURL("REQRUN_TEST_PROXY") }
+
+    /// Path of the proxy's log, with a line for each request it forwarded, e.g.
+    /// `Request (file descriptor 7): GET http://127.0.0.1:38081/path HTTP/1.1` or `… CONNECT localhost:38082 HTTP/1.1`.
+    public static func proxyLog() throws -> String { try variable("REQRUN_TEST_PROXY_LOG") }
+
+    /// The first line of the log at `path` that contains `text`, waiting up to `timeout` seconds for it: servers
+    /// write their log line after the response is sent, so it can arrive a moment after the client is done.
+    public static func logLine(in path: String, containing text: String, timeout: Double = 5) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let data = FileManager.default.contents(atPath: path),
+               let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.contains(text) }) {
+                return String(line)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return nil
     }
 
     /// A TCP port on 127.0.0.1 with nothing listening: bound to port 0 (the kernel picks a free one), then closed.
