@@ -7,8 +7,9 @@ import TestSupport
 /// tests that use them expect. Plain HTTP goes through `HTTPExecutor`; TLS and the proxy are checked with the
 /// `curl` CLI until the executor has options for a CA, a client certificate and a proxy.
 @Suite struct TestServerTests {
-    private func send(_ url: String, method: String = "GET", headers: [HeaderField] = [], body: String? = nil) -> TransferResult {
-        let executor = HTTPExecutor()
+    private func send(_ url: String, method: String = "GET", headers: [HeaderField] = [], body: String? = nil,
+                      options: ExecutorOptions = ExecutorOptions()) -> TransferResult {
+        let executor = HTTPExecutor(options: options)
         defer { executor.close() }
         return executor.send(PreparedRequest(method: method, url: url, headers: headers, body: body.map { .bytes(Array($0.utf8)) }))
     }
@@ -78,15 +79,20 @@ import TestSupport
         #expect(document["server"] as? String == "nginx")
         #expect(document["text"] as? String == "héllo wörld")
 
-        // The executor asks for no encoding and decodes none yet: the bytes arrive as they were stored.
-        let result = send(try TestServers.nginxHTTP() + path)
-        let response = try #require(result.response)
-        #expect(response.status == 200)
-        #expect(header(response, "Content-Encoding") == coding)
-        #expect(header(response, "Content-Type") == "application/json")
-        #expect(Array(result.body.prefix(magic.count)) == magic)
-        #expect(result.body.count == response.bodySize && response.bodySize < plain.bodySize)
-        #expect(try decompress(result.body, with: decoder) == Array(plain.body.data.utf8))
+        // Without decoding, the bytes arrive as they were stored, and the command-line tool decodes them.
+        let raw = send(try TestServers.nginxHTTP() + path, options: ExecutorOptions(decodeContent: false))
+        let rawResponse = try #require(raw.response)
+        #expect(rawResponse.status == 200)
+        #expect(header(rawResponse, "Content-Encoding") == coding)
+        #expect(header(rawResponse, "Content-Type") == "application/json")
+        #expect(Array(raw.body.prefix(magic.count)) == magic)
+        #expect(raw.body.count == rawResponse.bodySize && rawResponse.bodySize < plain.bodySize)
+        #expect(try decompress(raw.body, with: decoder) == Array(plain.body.data.utf8))
+
+        // By default the executor asks for it, decodes it, and records both sizes.
+        let decoded = try #require(send(try TestServers.nginxHTTP() + path).response)
+        #expect(decoded.body.data == plain.body.data && decoded.bodySHA256 == plain.bodySHA256)
+        #expect(decoded.bodySize == plain.bodySize && decoded.wireSize == rawResponse.bodySize)
     }
 
     @Test func bigIs64MiBOfZeros() throws {
@@ -112,7 +118,7 @@ import TestSupport
         let base = try TestServers.nginxHTTPS()
         #expect(base.hasPrefix("https://localhost:"))
         let sent = "/echo-uri?id=" + unique()
-        let output = try CurlCommand.run(["--cacert", try TestServers.testCA(), "--write-out", "\n%{http_version}", base + sent])
+        let output = try CurlTool.run(["--cacert", try TestServers.testCA(), "--write-out", "\n%{http_version}", base + sent])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == sent + "\n2")
         let line = try #require(TestServers.logLine(in: try TestServers.nginxLog(), containing: sent))
@@ -120,14 +126,14 @@ import TestSupport
 
         // The certificate also names 127.0.0.1, and HTTP/1.1 is still offered.
         let byAddress = base.replacingOccurrences(of: "//localhost:", with: "//127.0.0.1:")
-        let http1 = try CurlCommand.run(["--cacert", try TestServers.testCA(), "--http1.1", "--write-out", " %{http_version}", byAddress + "/"])
+        let http1 = try CurlTool.run(["--cacert", try TestServers.testCA(), "--http1.1", "--write-out", " %{http_version}", byAddress + "/"])
         #expect(http1.status == 0, "\(http1.stderr)")
         #expect(http1.stdout == "ok 1.1")
     }
 
     @Test func theTestCAIsNotTrustedByDefault() throws {
         // curl: 60 = peer certificate cannot be authenticated with known CA certificates.
-        let output = try CurlCommand.run([try TestServers.nginxHTTPS() + "/"])
+        let output = try CurlTool.run([try TestServers.nginxHTTPS() + "/"])
         #expect(output.status == 60, "\(output.stderr)")
         // The executor (no CA option yet) refuses it too, rather than sending anything.
         let result = send(try TestServers.nginxHTTPS() + "/")
@@ -138,18 +144,18 @@ import TestSupport
     @Test func clientCertificateIsVerifiedAgainstTheTestCA() throws {
         let url = try TestServers.nginxHTTPS() + "/client-cert"
         let ca = try TestServers.testCA()
-        let with = try CurlCommand.run(["--cacert", ca, "--cert", try TestServers.clientCertificate(),
+        let with = try CurlTool.run(["--cacert", ca, "--cert", try TestServers.clientCertificate(),
                                         "--key", try TestServers.clientKey(), url])
         #expect(with.status == 0, "\(with.stderr)")
         #expect(with.stdout == "SUCCESS CN=reqrun-test-client")
-        let without = try CurlCommand.run(["--cacert", ca, url])
+        let without = try CurlTool.run(["--cacert", ca, url])
         #expect(without.status == 0, "\(without.stderr)")
         #expect(without.stdout == "NONE ")
     }
 
     @Test func proxyForwardsPlainRequestsAndLogsThem() throws {
         let target = try TestServers.nginxHTTP() + "/echo-uri?id=" + unique()
-        let output = try CurlCommand.run(["--proxy", try TestServers.proxy(), target])
+        let output = try CurlTool.run(["--proxy", try TestServers.proxy(), target])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == String(target.dropFirst(try TestServers.nginxHTTP().count)))
         let line = try #require(TestServers.logLine(in: try TestServers.proxyLog(), containing: target))
@@ -160,7 +166,7 @@ import TestSupport
     @Test func proxyTunnelsHTTPSWithConnect() throws {
         let base = try TestServers.nginxHTTPS()
         let sent = "/echo-uri?id=" + unique()
-        let output = try CurlCommand.run(["--proxy", try TestServers.proxy(), "--cacert", try TestServers.testCA(), base + sent])
+        let output = try CurlTool.run(["--proxy", try TestServers.proxy(), "--cacert", try TestServers.testCA(), base + sent])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == sent)
         let authority = String(base.dropFirst("https://".count))

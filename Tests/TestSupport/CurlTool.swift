@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the `curl` command-line tool: an independent client for checks the executor cannot make yet (TLS with
 /// a custom CA or a client certificate, a proxy).
-public enum CurlCommand {
+public enum CurlTool {
     public struct Output: Sendable {
         /// curl's exit status (0 = the transfer worked; 60 = the peer's certificate was not trusted; …).
         public var status: Int32
