@@ -13,6 +13,8 @@ public enum ExitCode: Int32 {
     case usage = 64
     /// A file reqrun must write could not be written (`EX_IOERR`).
     case ioError = 74
+    /// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it); its record was written.
+    case interrupted = 130
 
     static let helpText = """
         EXIT CODES:
@@ -22,5 +24,6 @@ public enum ExitCode: Int32 {
           3   a request could not be sent or got no response (wins over 1)
           64  usage: a wrong command line
           74  a file could not be written (state or run record)
+          130 interrupted by Ctrl-C (the run record is still written)
         """
 }

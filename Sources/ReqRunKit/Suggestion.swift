@@ -4,8 +4,10 @@ public enum Suggestion {
     /// plausible typo: at most a third of the word's length, and at least 1 edit allowed.
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = max(1, word.count / 3)
+        // Long texts are not typos of each other; this also keeps the quadratic distance cheap.
+        guard word.count <= 100 else { return nil }
         var best: (String, Int)?
-        for candidate in candidates {
+        for candidate in candidates where candidate.count <= 100 && abs(candidate.count - word.count) <= limit {
             let d = distance(word.lowercased(), candidate.lowercased())
             if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
         }

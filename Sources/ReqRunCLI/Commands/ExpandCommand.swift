@@ -32,6 +32,10 @@ enum ExpandCommand {
         let context = try WorkspaceContext.load(arguments)
         let targets = all ? GroupIndex.entries(context.collections)
                           : try GroupResolver.resolve(arguments.positionals, in: context.collections)
+        guard !targets.isEmpty else {
+            terminal.line("no groups in this workspace")
+            return .success
+        }
         let store = context.store
         var changed: [GroupEntry] = []
         try store.update { ids in
@@ -45,7 +49,7 @@ enum ExpandCommand {
         let pastTense = expanding ? "expanded" : "collapsed"
         if changed.isEmpty {
             terminal.line(targets.count == 1 ? "\(Terminal.sanitized(targets[0].displayPath)) was already \(pastTense)"
-                                             : "no change: every group named was already \(pastTense)")
+                                             : "no change: \(all ? "every group" : "every group named") was already \(pastTense)")
         } else {
             for entry in changed { terminal.line("\(pastTense) \(Terminal.sanitized(entry.displayPath))") }
             let unchanged = targets.count - changed.count

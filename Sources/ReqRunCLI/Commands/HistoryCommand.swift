@@ -34,7 +34,14 @@ enum HistoryCommand {
         }
         terminal.line("RUN                       STARTED                   SELECTION  TOTAL  PASSED  FAILED  ERRORS  SKIPPED")
         for id in ids {
-            let record = try store.load(id)
+            let record: RunRecord
+            do {
+                record = try store.load(id)
+            } catch {
+                // One unreadable record does not hide the others.
+                terminal.warning("\(error)")
+                continue
+            }
             let s = record.summary
             terminal.line([pad(record.id, 25), pad(record.startedAt, 25), pad(record.selection.mode, 10),
                            pad(String(s.total), 6), pad(String(s.passed), 7), pad(String(s.failed), 7), pad(String(s.errors), 7),

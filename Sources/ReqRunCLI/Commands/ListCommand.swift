@@ -39,7 +39,7 @@ enum ListCommand {
             terminal.line("No collections (add JSON files to collections/).")
         }
         for collection in outline.collections {
-            terminal.line(terminal.styled(collection.name, .bold) + "  " + terminal.styled(collection.file, .dim))
+            terminal.line(terminal.styled(Terminal.sanitized(collection.name), .bold) + "  " + terminal.styled(Terminal.sanitized(collection.file), .dim))
             for group in collection.groups { render(group, depth: 1, outline, terminal) }
         }
     }

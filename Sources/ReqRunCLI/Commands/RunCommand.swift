@@ -94,9 +94,17 @@ enum RunCommand {
             })
         }
         selection.overriddenVariables = overrides.keys.sorted()
+        // A --var that nothing uses is most likely a typo: say so rather than silently use the default.
+        let used = references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables) }
+        for name in overrides.keys.sorted() where !used.contains(name) && !references.isEmpty {
+            var message = "--var \(name) is not used by the selected requests"
+            if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
+            terminal.warning(message)
+        }
         if references.isEmpty {
-            terminal.line(arguments.flag("--expanded")
-                ? "No visible requests: every group is collapsed. Expand one with 'reqrun expand GROUP'."
+            let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
+            terminal.line(!hasRequests ? "No requests in this workspace."
+                : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
@@ -105,6 +113,7 @@ enum RunCommand {
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"))
+        Interruption.install()
         let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
@@ -116,6 +125,7 @@ enum RunCommand {
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(total))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         for report in reports { terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim)) }
+        if Interruption.requested { return .interrupted }
         if record.summary.errors > 0 { return .requestError }
         return record.summary.failed > 0 ? .expectationFailed : .success
     }
@@ -127,7 +137,10 @@ enum RunCommand {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw UsageError(message: "--var expects NAME=VALUE, got '\(pair)'", command: command.spec)
             }
-            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            // Trimmed like the names between braces, so ` a =x` sets `a`.
+            let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw UsageError(message: "--var expects NAME=VALUE, got '\(pair)'", command: command.spec) }
+            result[name] = String(pair[pair.index(after: equals)...])
         }
         return result
     }
@@ -147,6 +160,7 @@ enum RunCommand {
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite, seconds < 1e9 else {
             throw UsageError(message: "\(option) expects a number of seconds, got '\(text)'", command: command.spec)
         }
-        return Int((seconds * 1000).rounded())
+        // A positive limit never rounds down to 0, which libcurl reads as "no limit".
+        return seconds > 0 ? max(1, Int((seconds * 1000).rounded())) : 0
     }
 }

@@ -15,7 +15,7 @@ struct WorkspaceContext {
         let url = URL(fileURLWithPath: dir, relativeTo: cwd)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError(message: "--workspace \(dir): no such folder", command: nil)
+            throw WorkspaceError.noSuchFolder(dir)
         }
         return Workspace(root: url)
     }

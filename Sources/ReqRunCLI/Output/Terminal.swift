@@ -24,8 +24,10 @@ struct Terminal: Sendable {
     }
 
     func line(_ text: String = "") { out(text + "\n") }
-    func warning(_ text: String) { err("warning: \(text)\n") }
-    func error(_ text: String) { err("error: \(text)\n") }
+    /// Messages can quote names and arguments that came from files or the command line, so control
+    /// characters in them are escaped like any other outside text (line feeds kept for lists).
+    func warning(_ text: String) { err("warning: \(Terminal.sanitized(text, multiline: true))\n") }
+    func error(_ text: String) { err("error: \(Terminal.sanitized(text, multiline: true))\n") }
 
     /// Text from a server or a file made safe to print: control characters (escape sequences, bells…)
     /// become `\u{…}` escapes, keeping line feeds and tabs when `multiline`.

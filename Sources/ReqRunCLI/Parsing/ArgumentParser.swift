@@ -35,6 +35,7 @@ enum ArgumentParser {
             }
             if argument == "--" { onlyPositionals = true; continue }
             if argument == "-h" || argument == "--help" { result.flags.insert("--help"); continue }
+            if argument.hasPrefix("--help=") { throw UsageError(message: "the flag '--help' takes no value", command: spec) }
             var name = argument
             var inlineValue: String?
             if let equals = argument.firstIndex(of: "=") {

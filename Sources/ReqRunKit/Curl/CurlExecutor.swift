@@ -58,9 +58,14 @@ public final class HTTPExecutor {
                 code = CURLE_FAILED_INIT
                 break
             }
+            if Interruption.requested {
+                code = CURLE_ABORTED_BY_CALLBACK
+                break
+            }
             if running > 0 {
-                // Sleeps until a socket is ready or 1 s passes (curl's own timeouts fire inside perform).
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                // Sleeps until a socket is ready or 100 ms pass (curl's own timeouts fire inside perform; the
+                // short wake-up lets Ctrl-C stop a slow transfer promptly).
+                curl_multi_poll(multi, nil, 0, 100, nil)
             }
         }
         var remaining: Int32 = 0
@@ -70,6 +75,12 @@ public final class HTTPExecutor {
             }
         }
         curl_multi_remove_handle(multi, transfer.easy)
+        if code == CURLE_ABORTED_BY_CALLBACK, Interruption.requested {
+            var result = transfer.result(code: code)
+            result.response = nil
+            result.error = ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "interrupted (Ctrl-C)")
+            return result
+        }
         return transfer.result(code: code)
     }
 }

@@ -102,7 +102,9 @@ final class CurlTransfer {
         // (Not for multipart: there libcurl writes the Content-Type itself, with the boundary.)
         var isMultipart = false
         if case .multipart = request.body { isMultipart = true }
-        if !signsHeaderList, !isMultipart, request.body != nil, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+        // (Also for a POST without content: curl's POST mode adds the form type even then.)
+        let sendsContent = request.body != nil || request.method == "POST"
+        if !signsHeaderList, !isMultipart, sendsContent, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             lines.append("Content-Type:")
         }
         for line in lines { headerList = curl_slist_append(headerList, line) }

@@ -56,11 +56,13 @@ public enum Runner {
         var executor: HTTPExecutor?
         var stoppedBy: RequestResult?
         for (position, reference) in references.enumerated() {
-            if let failed = stoppedBy {
+            let stopReason = Interruption.requested ? "not run: the run was interrupted (Ctrl-C)"
+                : stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
+            if let stopReason {
                 let result = RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                            groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
                                            method: reference.request.method, url: reference.request.url, outcome: .notRun,
-                                           error: ResultError(message: "not run: --bail stopped the run at request \(failed.index) (\(failed.name))"))
+                                           error: ResultError(message: stopReason))
                 results.append(result)
                 onResult(result)
                 continue

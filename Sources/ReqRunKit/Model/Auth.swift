@@ -42,3 +42,16 @@ extension RequestReference {
         return collectionAuth
     }
 }
+
+extension Auth {
+    /// Every template string in the auth (for finding the variables it uses).
+    var templates: [String] {
+        switch self {
+        case .none: return []
+        case .basic(let u, let p), .digest(let u, let p): return [u, p]
+        case .bearer(let token): return [token]
+        case .apiKey(let name, let value, _): return [name, value]
+        case .awsSigV4(let a, let s, let r, let v, let t): return [a, s, r, v] + (t.map { [$0] } ?? [])
+        }
+    }
+}

@@ -4,6 +4,10 @@ import Foundation
 ///
 /// Every error is an `InputError` naming the file, line and column, and the field path.
 public enum CollectionDecoder {
+    /// How deep groups may nest (real collections use a handful of levels; this keeps every output,
+    /// `list --json` included, within what JSON tools accept).
+    public static let maximumGroupDepth = 64
+
     /// Decodes one collection file.
     /// - Parameters:
     ///   - bytes: the file's content (UTF-8 JSON).
@@ -56,7 +60,13 @@ public enum CollectionDecoder {
                                     fileName: String, base: String) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(["id", "name", "description", "variables", "auth", "requests", "groups"])
+        guard parents.count < maximumGroupDepth else {
+            throw reader.error(node, path, "groups nest deeper than \(maximumGroupDepth) levels")
+        }
         let name = try reader.requiredString("name")
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw reader.error(reader.optional("name")!, reader.childPath("name"), "a group name cannot be empty")
+        }
         let namePath = parents + [name]
         let id: UUID
         let derived: Bool
@@ -166,7 +176,7 @@ public enum CollectionDecoder {
         guard case .number(let text) = node.value, let seconds = Double(text), seconds >= 0, seconds < 1e9 else {
             throw reader.error(node, reader.childPath("timeout"), "expected a number of seconds")
         }
-        return Int((seconds * 1000).rounded())
+        return seconds > 0 ? max(1, Int((seconds * 1000).rounded())) : 0
     }
 
     private static func decodeBool(_ reader: FieldReader, _ key: String) throws(InputError) -> Bool? {

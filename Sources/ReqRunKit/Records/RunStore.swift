@@ -36,7 +36,12 @@ public struct RunStore: Sendable {
     /// Run ids, newest first (ids sort by start time).
     public func ids() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+        return names.filter { name in
+            var isDirectory: ObjCBool = false
+            return name.hasSuffix(".json") && !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }
             .map { String($0.dropLast(5)) }
             .sorted(by: >)
     }
@@ -61,9 +66,30 @@ public struct RunStore: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw RunStoreError.unknownRun(id) }
         do {
             return try JSONDecoder().decode(RunRecord.self, from: data)
+        } catch let error as DecodingError {
+            throw RunStoreError.unreadable(".reqrun/runs/\(id).json", Self.describe(error, data))
         } catch {
             throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "\(error)")
         }
+    }
+
+    /// A decoding error in words: the JSON syntax error with its line and column (from reqrun's own
+    /// parser), or the field path and what was wrong.
+    static func describe(_ error: DecodingError, _ data: Data) -> String {
+        do {
+            _ = try JSONParser.parse(Array(data))
+        } catch {
+            return "\(error.location): \(error.reason)"
+        }
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .keyNotFound(let key, let c):
+            return "missing field '\((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return (path.isEmpty ? "" : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + context.debugDescription
     }
 }
 

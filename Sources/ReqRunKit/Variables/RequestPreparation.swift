@@ -126,7 +126,8 @@ public enum RequestPreparation {
                                            value: try resolve(header.value, scope, field: "headers[\(i)].value")))
             }
             var body: PreparedBody?
-            if let template = request.body {
+            // HEAD has no content (RFC 9110 §9.3.2); a body written on one is not sent.
+            if let template = request.body, request.method != "HEAD" {
                 let (content, type) = try prepareBody(template, scope)
                 body = content
                 if let type, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
@@ -138,6 +139,7 @@ public enum RequestPreparation {
             if let auth { try apply(auth, to: &prepared, scope) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
             guard ["http", "https"].contains(prepared.scheme) else { throw .unsupportedScheme(prepared.scheme) }
+            try URLNormalizer.validate(prepared.url)
             return .success(prepared)
         } catch {
             return .failure(error)
@@ -155,7 +157,7 @@ public enum RequestPreparation {
         case .text(let template):
             return (.bytes(Array(try text(template, "body").utf8)), "text/plain; charset=utf-8")
         case .json(let template):
-            return (.bytes(Array(try text(template, "body").utf8)), "application/json")
+            return (.bytes(Array(try resolveJSON(template, scope).utf8)), "application/json")
         case .form(let fields):
             var pairs: [String] = []
             for (i, field) in fields.enumerated() {
@@ -184,6 +186,38 @@ public enum RequestPreparation {
             }
             return (.bytes(Array((json + "}").utf8)), "application/json")
         }
+    }
+
+    /// A JSON body with `{{name}}` resolved inside its strings (keys and values), each value JSON-escaped,
+    /// so a value with quotes or backslashes keeps the body valid JSON. Numbers, booleans and structure
+    /// stay exactly as written.
+    private static func resolveJSON(_ compact: String, _ scope: VariableScope) throws(PreparationFailure) -> String {
+        guard compact.contains("{{"), let root = try? JSONParser.parse(Array(compact.utf8)) else { return compact }
+        var out = ""
+        func write(_ node: JSONNode) throws(PreparationFailure) {
+            switch node.value {
+            case .string(let s): JSONNode.appendQuoted(try resolve(s, scope, field: "body", allowLineBreaks: true), to: &out)
+            case .array(let items):
+                out += "["
+                for (i, item) in items.enumerated() {
+                    if i > 0 { out += "," }
+                    try write(item)
+                }
+                out += "]"
+            case .object(let members):
+                out += "{"
+                for (i, member) in members.enumerated() {
+                    if i > 0 { out += "," }
+                    JSONNode.appendQuoted(try resolve(member.key, scope, field: "body", allowLineBreaks: true), to: &out)
+                    out += ":"
+                    try write(member.value)
+                }
+                out += "}"
+            default: out += node.compactText
+            }
+        }
+        try write(root)
+        return out
     }
 
     /// Basic, bearer and API-key auth become a header field (unless the request sets that field itself) or a

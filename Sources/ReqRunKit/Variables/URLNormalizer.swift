@@ -20,6 +20,15 @@ public enum URLNormalizer {
         return url[..<schemeEnd.upperBound] + authority + encodeRest(rest)
     }
 
+    /// Checks that `url` names a host and, if any, a port from 1 to 65535, so a URL libcurl would refuse
+    /// fails before anything is sent, with a reason.
+    /// - Throws: `PreparationFailure.invalidURL`.
+    public static func validate(_ url: String) throws(PreparationFailure) {
+        guard let components = URLComponents(string: url) else { throw .invalidURL("'\(url)' is not a valid URL") }
+        guard let host = components.host, !host.isEmpty else { throw .invalidURL("'\(url)' has no host") }
+        if let port = components.port, !(1...65535).contains(port) { throw .invalidURL("port \(port) is out of range (1-65535)") }
+    }
+
     /// `user:pass@host:port` with the host in punycode (user information percent-encoded).
     private static func asciiAuthority(_ authority: String) throws(PreparationFailure) -> String {
         var userInfo = ""

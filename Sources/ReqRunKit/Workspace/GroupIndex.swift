@@ -38,6 +38,12 @@ public enum GroupIndex {
         var seen: [UUID: GroupEntry] = [:]
         for entry in entries(collections) {
             if let first = seen[entry.group.id] {
+                if entry.group.idIsDerived && first.group.idIsDerived {
+                    throw InputError(
+                        file: entry.file, location: entry.group.location, fieldPath: entry.fieldPath,
+                        reason: "a second group '\(entry.displayPath)' in '\(entry.collectionName)' (the first is at \(first.file):\(first.group.location)); "
+                            + "groups without an 'id' are told apart by their file and path, so rename one or give it an \"id\"")
+                }
                 throw InputError(
                     file: entry.file, location: entry.group.location, fieldPath: entry.fieldPath,
                     reason: "group '\(entry.displayPath)' has the id \(entry.group.id.uuidString.lowercased()), which group "

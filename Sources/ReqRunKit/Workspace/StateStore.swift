@@ -32,8 +32,7 @@ public final class StateStore {
     /// when the saved raw value is unreadable (then moved aside with a warning).
     /// - Throws: `FileError` when the folder exists but cannot be locked or read.
     public func expandedGroups() throws(FileError) -> Set<UUID> {
-        guard FileManager.default.fileExists(atPath: stateFile.path) else { return [] }
-        return try transaction { values in Set<UUID>(rawValue: values[Self.expandedGroupsKey] ?? "[]") ?? [] }
+        Set<UUID>(rawValue: try snapshot()[Self.expandedGroupsKey] ?? "[]") ?? []
     }
 
     /// Reads the expanded set, lets `change` modify it, and saves it if it changed, all under the lock.
@@ -52,8 +51,27 @@ public final class StateStore {
 
     /// The saved value of `key` (e.g. `environment`), or nil.
     public func string(forKey key: String) throws(FileError) -> String? {
-        guard FileManager.default.fileExists(atPath: stateFile.path) else { return nil }
-        return try transaction { $0[key] }
+        try snapshot()[key]
+    }
+
+    /// The saved values, read without the lock and without writing: writers replace the file by
+    /// `rename(2)`, so a reader sees a whole old or a whole new file. Only when the content is unreadable
+    /// does it take the lock to move it aside (and warn once); if even that is impossible (a read-only
+    /// folder), it warns and carries on with an empty state, never failing a read-only command.
+    private func snapshot() throws(FileError) -> [String: String] {
+        let path = stateFile.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
+        if !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path),
+           case .success(let values) = Self.parse(data), values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
+            return values
+        }
+        do {
+            return try transaction { $0 }
+        } catch {
+            warnings.append("\(displayPrefix)state.json could not be read, and could not be moved aside (\(error)); using an empty state")
+            return [:]
+        }
     }
 
     /// Saves `value` under `key`, or removes the key for nil.
@@ -91,33 +109,45 @@ public final class StateStore {
     /// Reads `state.json`; a missing file is an empty state. Unreadable content is moved aside.
     private func readValues() throws(FileError) -> [String: String] {
         let path = stateFile.path
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FileError(path: path, operation: "read", errno: errno)
-        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
         let reason: String
-        do {
-            let root = try JSONParser.parse(Array(data))
-            if case .object(let members) = root.value {
-                var values: [String: String] = [:]
-                var bad: String?
-                for member in members {
-                    guard case .string(let s) = member.value.value else {
-                        bad = "the value of '\(member.key)' at \(member.value.location) is not a string"
-                        break
-                    }
-                    values[member.key] = s
-                }
-                if bad == nil { return values }
-                reason = bad!
-            } else {
-                reason = "it holds \(root.kindDescription), not an object"
+        if isDirectory.boolValue {
+            reason = "it is a folder, not a file"
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FileError(path: path, operation: "read", errno: errno)
             }
-        } catch {
-            reason = "\(error.location): \(error.reason)"
+            switch Self.parse(data) {
+            case .success(let values): return values
+            case .failure(let problem): reason = problem.reason
+            }
         }
         try moveAside(reason: reason)
         return [:]
+    }
+
+    private struct Unreadable: Error { var reason: String }
+
+    /// A JSON object of strings, or why the content is not one.
+    private static func parse(_ data: Data) -> Result<[String: String], Unreadable> {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            return .failure(Unreadable(reason: "\(error.location): \(error.reason)"))
+        }
+        guard case .object(let members) = root.value else {
+            return .failure(Unreadable(reason: "it holds \(root.kindDescription), not an object"))
+        }
+        var values: [String: String] = [:]
+        for member in members {
+            guard case .string(let s) = member.value.value else {
+                return .failure(Unreadable(reason: "the value of '\(member.key)' at \(member.value.location) is not a string"))
+            }
+            values[member.key] = s
+        }
+        return .success(values)
     }
 
     /// `state.json` as pretty JSON with sorted keys, one key a line, stable under version control.
@@ -136,9 +166,11 @@ public final class StateStore {
 
     /// Renames the unreadable state file to a backup beside it and records one warning.
     private func moveAside(reason: String) throws(FileError) {
-        let stamp = RunID.timestamp(Date())
-        let backup = directory.appendingPathComponent("state.json.unreadable-\(stamp)")
-        guard rename(stateFile.path, backup.path) == 0 else {
+        // The run-id form (time and random digits) keeps two moves in one millisecond from colliding, and
+        // link(2) refuses to replace an existing file, so no earlier backup is ever overwritten.
+        let backup = directory.appendingPathComponent("state.json.unreadable-\(RunID.make(Date()))")
+        let moved = link(stateFile.path, backup.path) == 0 ? unlink(stateFile.path) == 0 : rename(stateFile.path, backup.path) == 0
+        guard moved, !FileManager.default.fileExists(atPath: stateFile.path) else {
             throw FileError(path: stateFile.path, operation: "move aside", errno: errno)
         }
         warnings.append("\(displayPrefix)state.json could not be read (\(reason)); "

@@ -48,12 +48,18 @@ public struct Workspace: Sendable {
     /// - Throws: `InputError` (unreadable file, invalid JSON, bad field, one group id used twice — naming both
     ///   places), or `WorkspaceError` when there is no `collections/` folder.
     public func loadCollections(files: [URL]? = nil) throws -> [RequestCollection] {
-        let urls = try files ?? collectionFiles()
+        var urls: [URL] = []
+        // The same file named twice is loaded once (it would otherwise clash with its own group ids).
+        for url in try files ?? collectionFiles() where !urls.contains(where: { $0.standardizedFileURL.path == url.standardizedFileURL.path }) {
+            urls.append(url)
+        }
         var collections: [RequestCollection] = []
         for url in urls {
             let display = displayPath(url)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file"
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
+                let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
                 throw InputError(file: display, location: nil, reason: reason)
             }
             collections.append(try CollectionDecoder.decode(Array(data), file: display, fileName: url.lastPathComponent,
@@ -75,12 +81,16 @@ public struct Workspace: Sendable {
 public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(start: String)
     case noCollections(folder: String)
+    /// `--workspace DIR` names no folder.
+    case noSuchFolder(String)
 
     public var description: String {
         switch self {
         case .notFound(let start):
             return "no workspace found at or above \(start) (a workspace is a folder with collections/ or .reqrun/; "
                 + "use --workspace DIR)"
+        case .noSuchFolder(let path):
+            return "--workspace \(path): no such folder"
         case .noCollections(let folder):
             return "\(folder)/ does not exist or cannot be read"
         }
