@@ -26,6 +26,8 @@ enum RunCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
             .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
+            .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
+            .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection,
         ],
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
@@ -66,6 +68,11 @@ enum RunCommand {
             })
         }
         selection.overriddenVariables = overrides.keys.sorted()
+        if arguments.flag("--dry-run") {
+            return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+                processEnvironment: ProcessInfo.processInfo.environment, showSecrets: arguments.flag("--show-secrets")),
+                json: arguments.flag("--json"), terminal)
+        }
         if references.isEmpty {
             terminal.line(arguments.flag("--expanded")
                 ? "No visible requests: every group is collapsed. Expand one with 'reqrun expand GROUP'."
