@@ -9,12 +9,13 @@
 /// the Postman app keeps in step with them): `protocol://user:password@host.labels:port/path/segments?query#hash`.
 /// Only an object without `host` and `path` falls back to `raw`. Disabled query entries are dropped; an entry
 /// without a value is sent as the key alone (`?flag`), with an empty value as `key=`. A `:name` segment is
-/// replaced by the value of `name` in `variable` when it is listed there; else it stays as written.
+/// replaced by the value of `name` in `variable` when it is listed there; else it stays as written. Control
+/// characters written in the URL (a line feed in a query value) are percent-encoded, as Newman sends them.
 enum PostmanURL {
     static func decode(_ node: JSONNode, path: String, file: String) throws(InputError) -> String {
         switch node.value {
         case .string(let text):
-            return text
+            return encodingControls(text)
         case .object:
             break
         default:
@@ -23,7 +24,7 @@ enum PostmanURL {
         }
         let url = try FieldReader(file: file, node: node, path: path)
         guard url.optional("host") != nil || url.optional("path") != nil else {
-            return try url.optionalString("raw") ?? ""
+            return encodingControls(try url.optionalString("raw") ?? "")
         }
         var text = ""
         if let scheme = url.postmanText("protocol"), !scheme.isEmpty {
@@ -54,7 +55,22 @@ enum PostmanURL {
         }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         if let hash = url.postmanText("hash"), !hash.isEmpty { text += "#" + hash }
-        return text
+        return encodingControls(text)
+    }
+
+    /// C0 control characters and DEL percent-encoded (`\n` → `%0A`), as Newman's URL encoder sends them
+    /// (WHATWG URL: the C0 control percent-encode set).
+    static func encodingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "%" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// `host` or `path` as its list of parts: a string is one part (a path string is split at `/`).
