@@ -68,6 +68,12 @@ public enum PostmanDecoder {
                                  warnings: context.warnings.messages(file: file))
     }
 
+    /// True when `bytes` hold a Postman collection (by `info.schema`, or Newman's shape without `info`).
+    public static func recognises(_ bytes: [UInt8]) -> Bool {
+        guard let root = try? JSONParser.parse(bytes) else { return false }
+        return PostmanFormat.collectionVersion(root) != nil
+    }
+
     /// The group id of a folder whose Postman id is not a UUID: a version 5 UUID in reqrun's namespace of
     /// the compact JSON array `["postman", ID]`.
     public static func groupID(postmanID: String) -> UUID {
