@@ -91,7 +91,7 @@ enum StatusCheckScanner {
             for match in comparison.matches(in: line, range: range) {
                 guard let state = states[match.range.location], !state.conditional,
                       let value = Range(match.range(at: 1), in: line), let whole = Range(match.range, in: line) else { continue }
-                let before = (state.statement + line[..<whole.lowerBound]).trimmingCharacters(in: .whitespaces)
+                let before = state.statement.trimmingCharacters(in: .whitespaces)
                 let after = line[whole.upperBound...].trimmingCharacters(in: .whitespaces)
                 let standsAlone = (state.test && (before.isEmpty || before == "return" || before.hasSuffix("=>")))
                     || (before.hasPrefix("tests[") && before.hasSuffix("="))
