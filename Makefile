@@ -1,5 +1,5 @@
 # reqrun: build, demo and tests. Every target installs what it needs first (scripts/install-deps).
-.PHONY: all deps build demo test clean
+.PHONY: all deps build demo test clean corpus
 
 all: build
 
@@ -19,3 +19,7 @@ test: build
 
 clean:
 	swift package clean
+
+# Loads every Postman collection of DIR and prints one line per file (scripts/postman-corpus).
+corpus: build
+	scripts/postman-corpus $(DIR)

@@ -12,7 +12,7 @@ struct Command: Sendable {
 public enum ReqRunCommand {
     static let commands: [Command] = [
         ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command,
-        HistoryCommand.command, ShowCommand.command, DiffCommand.command, EnvCommand.command,
+        HistoryCommand.command, ShowCommand.command, DiffCommand.command, EnvCommand.command, ImportCommand.command,
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.

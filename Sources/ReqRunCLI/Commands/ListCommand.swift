@@ -8,7 +8,8 @@ enum ListCommand {
         abstract: "Show collections, groups and requests; collapsed groups show only their request count.",
         discussion: """
             ▾ marks an expanded group, ▸ a collapsed one. --all shows every group expanded for this listing
-            only: the saved expanded set is not changed.
+            only: the saved expanded set is not changed. A request imported from a Postman collection with
+            scripts is marked [scripts not run: …], with how many status checks became expectations.
             """,
         options: [
             .init(name: "--all", valueName: nil, help: "Show every group expanded, without changing the saved state."),
@@ -53,12 +54,26 @@ enum ListCommand {
             return
         }
         terminal.line("\(indent)▾ \(name)")
-        for request in group.requests {
-            var text = "\(indent)    \(request.method.padding(toLength: max(4, request.method.count), withPad: " ", startingAt: 0)) "
-                + Terminal.sanitized(request.url)
-            if request.name != request.url { text += "  " + terminal.styled(Terminal.sanitized(request.name), .dim) }
-            terminal.line(text)
+        for item in group.items {
+            switch item {
+            case .request(let request):
+                var text = "\(indent)    \(request.method.padding(toLength: max(4, request.method.count), withPad: " ", startingAt: 0)) "
+                    + Terminal.sanitized(request.url)
+                if request.name != request.url { text += "  " + terminal.styled(Terminal.sanitized(request.name), .dim) }
+                if let scripts = request.scripts { text += "  " + terminal.styled(scriptMark(scripts), .yellow) }
+                terminal.line(text)
+            case .group(let child):
+                render(child, depth: depth + 1, outline, terminal)
+            }
         }
-        for child in group.groups { render(child, depth: depth + 1, outline, terminal) }
+    }
+
+    /// `[scripts not run: prerequest, test; 1 status check translated]` after a request imported with scripts.
+    static func scriptMark(_ scripts: SkippedScripts) -> String {
+        var text = "[scripts not run: " + scripts.events.joined(separator: ", ")
+        if !scripts.translated.isEmpty {
+            text += "; \(scripts.translated.count) status check\(scripts.translated.count == 1 ? "" : "s") translated"
+        }
+        return text + "]"
     }
 }

@@ -40,6 +40,8 @@ enum RunCommand {
             .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
             .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
             .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
+            .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
+            .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection,
         ],
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
@@ -100,6 +102,11 @@ enum RunCommand {
             var message = "--var \(name) is not used by the selected requests"
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
             terminal.warning(message)
+        }
+        if arguments.flag("--dry-run") {
+            return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+                processEnvironment: ProcessInfo.processInfo.environment, showSecrets: arguments.flag("--show-secrets")),
+                json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }

@@ -21,12 +21,14 @@ struct WorkspaceContext {
     }
 
     /// Locates the workspace and loads its collections. Loading comes first in every command, so a
-    /// command that fails on input has touched nothing in `.reqrun/`.
-    static func load(_ arguments: ParsedArguments) throws -> WorkspaceContext {
+    /// command that fails on input has touched nothing in `.reqrun/`. What loading noticed (a Postman
+    /// collection's scripts that are not run…) is printed on `terminal`'s stderr as warnings.
+    static func load(_ arguments: ParsedArguments, warningsTo terminal: Terminal = .standard()) throws -> WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files)
+        for collection in collections { collection.warnings.forEach(terminal.warning) }
         return WorkspaceContext(workspace: workspace, collections: collections)
     }
 

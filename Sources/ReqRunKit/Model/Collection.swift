@@ -16,9 +16,14 @@ public struct RequestCollection: Sendable, Equatable {
     public var groups: [RequestGroup]
     /// Auth inherited by every request that sets none (and whose groups set none).
     public var auth: Auth?
+    /// What loading noticed but did not refuse (e.g. a Postman collection's scripts that are not run); the
+    /// CLI prints each on stderr as a warning.
+    public var warnings: [String]
 
-    public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], auth: Auth? = nil, groups: [RequestGroup]) {
+    public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], auth: Auth? = nil, groups: [RequestGroup],
+                warnings: [String] = []) {
         self.auth = auth
+        self.warnings = warnings
         self.name = name
         self.id = id
         self.file = file
@@ -56,9 +61,26 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     public var groups: [RequestGroup]
     /// Where the group's object starts in its file.
     public var location: SourceLocation
+    /// The order of the group's requests and nested groups when the source interleaves them (a Postman
+    /// folder may list a request after a subfolder): one entry per item, the n-th `.request` standing for
+    /// `requests[n]`. Nil in the native format: the requests, then the nested groups.
+    public var itemOrder: [ItemKind]?
+
+    /// What stands at one place of a group's items.
+    public enum ItemKind: Sendable, Equatable {
+        case request, group
+    }
+
+    /// One of a group's items, in list order.
+    public enum Item: Sendable, Equatable {
+        case request(Request)
+        case group(RequestGroup)
+    }
 
     public init(id: UUID, idIsDerived: Bool = false, name: String, variables: [Variable] = [], auth: Auth? = nil,
-                requests: [Request] = [], groups: [RequestGroup] = [], location: SourceLocation = SourceLocation(line: 1, column: 1)) {
+                requests: [Request] = [], groups: [RequestGroup] = [], location: SourceLocation = SourceLocation(line: 1, column: 1),
+                itemOrder: [ItemKind]? = nil) {
+        self.itemOrder = itemOrder
         self.auth = auth
         self.id = id
         self.idIsDerived = idIsDerived
@@ -71,6 +93,22 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
 
     /// Number of requests in this group and every group below it.
     public var requestCount: Int { requests.count + groups.reduce(0) { $0 + $1.requestCount } }
+
+    /// The requests and nested groups in list order: `itemOrder` when set, else the requests, then the groups.
+    public var items: [Item] {
+        guard let itemOrder else { return requests.map(Item.request) + groups.map(Item.group) }
+        var nextRequest = 0, nextGroup = 0
+        return itemOrder.map { kind in
+            switch kind {
+            case .request:
+                defer { nextRequest += 1 }
+                return .request(requests[nextRequest])
+            case .group:
+                defer { nextGroup += 1 }
+                return .group(groups[nextGroup])
+            }
+        }
+    }
 }
 
 /// One HTTP request as written in a collection: templates that may still hold `{{name}}` references.
@@ -101,11 +139,14 @@ public struct Request: Sendable, Equatable {
     public var expectations: [ExpectationSpec]
     /// Values taken from the response into variables for later requests (`capture`).
     public var captures: [Capture]
+    /// Scripts the request had in its source (a Postman collection) that reqrun does not run; nil: none.
+    public var scripts: SkippedScripts?
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
                 headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,
                 expectations: [ExpectationSpec] = [], captures: [Capture] = [], timeoutMilliseconds: Int? = nil,
-                followRedirects: Bool? = nil, maxRedirects: Int? = nil) {
+                followRedirects: Bool? = nil, maxRedirects: Int? = nil, scripts: SkippedScripts? = nil) {
+        self.scripts = scripts
         self.auth = auth
         self.query = query
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -186,5 +227,19 @@ public struct MultipartPart: Sendable, Equatable {
         self.content = content
         self.contentType = contentType
         self.fileName = fileName
+    }
+}
+
+/// JavaScript a request had in its source (a Postman collection's `event` scripts), which reqrun does not
+/// run: which events, and which checks were translated into expectations instead.
+public struct SkippedScripts: Sendable, Equatable {
+    /// `prerequest` and/or `test`, in that order.
+    public var events: [String]
+    /// The script statements turned into `expectations`, e.g. `pm.response.to.have.status(200)`.
+    public var translated: [String]
+
+    public init(events: [String], translated: [String] = []) {
+        self.events = events
+        self.translated = translated
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Decodes reqrun's native collection format (documented in the README) from JSON bytes.
+/// Decodes reqrun's native collection format (documented in the README) from JSON bytes; a Postman
+/// collection (recognised by `PostmanFormat.collectionVersion`) goes to `PostmanDecoder` instead.
 ///
 /// Every error is an `InputError` naming the file, line and column, and the field path.
 public enum CollectionDecoder {
@@ -23,6 +24,9 @@ public enum CollectionDecoder {
             root = try JSONParser.parse(bytes)
         } catch {
             throw InputError(file: file, location: error.location, reason: error.reason)
+        }
+        if let version = PostmanFormat.collectionVersion(root) {
+            return try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, baseDirectory: baseDirectory)
         }
         let reader = try FieldReader(file: file, node: root, path: "")
         try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])

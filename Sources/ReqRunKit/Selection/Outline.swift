@@ -76,8 +76,8 @@ public struct Outline: Sendable {
     /// Every request in the workspace (`reqrun run --all`).
     public func allRequests() -> [RequestReference] { references { _ in true } }
 
-    /// Walks requests in list order (a group's own requests, then its nested groups) keeping those whose
-    /// chain of groups passes `include`; `index` numbers all requests, kept or not, so it is stable.
+    /// Walks requests in list order (a group's `items`: its own requests, then its nested groups, unless
+    /// `itemOrder` interleaves them) keeping those whose chain of groups passes `include`; `index` numbers all requests, kept or not, so it is stable.
     private func references(_ include: ([RequestGroup]) -> Bool) -> [RequestReference] {
         var result: [RequestReference] = []
         var index = 0
@@ -85,16 +85,20 @@ public struct Outline: Sendable {
             for group in groups {
                 let groupChain = chain + [group]
                 let keep = include(groupChain)
-                for request in group.requests {
-                    if keep {
-                        result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
-                                                       collectionVariables: collections[c].variables,
-                                                       collectionAuth: collections[c].auth,
-                                                       groups: groupChain, request: request))
+                for item in group.items {
+                    switch item {
+                    case .request(let request):
+                        if keep {
+                            result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
+                                                           collectionVariables: collections[c].variables,
+                                                           collectionAuth: collections[c].auth,
+                                                           groups: groupChain, request: request))
+                        }
+                        index += 1
+                    case .group(let child):
+                        walk([child], chain: groupChain, c)
                     }
-                    index += 1
                 }
-                walk(group.groups, chain: groupChain, c)
             }
         }
         for (c, collection) in collections.enumerated() { walk(collection.groups, chain: [], c) }

@@ -43,6 +43,10 @@ public struct OutlineTree: Codable, Sendable, Equatable {
         public var url: String
         /// Every group above it is expanded.
         public var visible: Bool
+        /// Events (`prerequest`, `test`) whose scripts the source had and reqrun does not run.
+        public var skippedScripts: [String]?
+        /// Script statements translated into expectations instead.
+        public var translatedChecks: [String]?
     }
 
     public init(_ outline: Outline, workspace: Workspace) {
@@ -52,17 +56,24 @@ public struct OutlineTree: Codable, Sendable, Equatable {
         func node(_ group: RequestGroup, parents: [String], parentVisible: Bool, parentsExpanded: Bool) -> GroupNode {
             let expanded = outline.isExpanded(group)
             let childrenVisible = parentsExpanded && expanded
-            let requests = group.requests.map { request in
-                defer { index += 1 }
-                return RequestNode(index: index, id: request.id, name: request.name, method: request.method,
-                                   url: request.url, visible: childrenVisible)
-            }
             let path = parents + [group.name]
+            // Indexes follow list order, which interleaves requests and nested groups when `itemOrder` says so.
+            var requests: [RequestNode] = [], groups: [GroupNode] = []
+            for item in group.items {
+                switch item {
+                case .request(let request):
+                    requests.append(RequestNode(index: index, id: request.id, name: request.name, method: request.method,
+                                                url: request.url, visible: childrenVisible,
+                                                skippedScripts: request.scripts?.events,
+                                                translatedChecks: request.scripts.flatMap { $0.translated.isEmpty ? nil : $0.translated }))
+                    index += 1
+                case .group(let child):
+                    groups.append(node(child, parents: path, parentVisible: childrenVisible, parentsExpanded: childrenVisible))
+                }
+            }
             return GroupNode(id: group.id.uuidString.lowercased(), idIsDerived: group.idIsDerived, name: group.name,
                              path: path.joined(separator: "/"), expanded: expanded, visible: parentVisible,
-                             requestCount: group.requestCount, requests: requests,
-                             groups: group.groups.map { node($0, parents: path, parentVisible: childrenVisible,
-                                                             parentsExpanded: childrenVisible) })
+                             requestCount: group.requestCount, requests: requests, groups: groups)
         }
         collections = outline.collections.map { collection in
             CollectionNode(name: collection.name, id: collection.id, file: collection.file,

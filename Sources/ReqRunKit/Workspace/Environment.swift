@@ -24,7 +24,7 @@ public struct Environment: Sendable, Equatable {
                       secretNames: secretNames)
     }
 
-    /// Decodes an environment file.
+    /// Decodes an environment file: reqrun's format, or a Postman environment export (`PostmanEnvironment`).
     /// - Throws: `InputError` with the file, line and column and the field path.
     public static func decode(_ bytes: [UInt8], name: String, file: String) throws(InputError) -> Environment {
         let root: JSONNode
@@ -33,6 +33,7 @@ public struct Environment: Sendable, Equatable {
         } catch {
             throw InputError(file: file, location: error.location, reason: error.reason)
         }
+        if PostmanFormat.isEnvironment(root) { return try PostmanEnvironment.decode(root, name: name, file: file) }
         guard case .object(let members) = root.value else {
             throw InputError(file: file, location: root.location, reason: "expected an object of name → value, found \(root.kindDescription)")
         }

@@ -1,0 +1,86 @@
+import Foundation
+import ReqRunKit
+
+/// `reqrun import FILE [--to PATH] [--force]`: converts a Postman collection to reqrun's native format.
+enum ImportCommand {
+    static let command = Command(spec: CommandSpec(
+        name: "import",
+        abstract: "Convert a Postman collection (v2.0 or v2.1) to reqrun's collection format.",
+        discussion: """
+            Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
+            where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
+            so groups keep their ids and expansion. Scripts are not written (the status checks translated from
+            them are); requests that followed a subfolder come before it, as the native format lists a group's
+            requests first. An existing file is never overwritten without --force. Reading Postman files
+            directly needs no import: put them in collections/.
+            """,
+        options: [
+            .init(name: "--to", valueName: "PATH", help: "Where to write (default: collections/NAME.json in the workspace)."),
+            .init(name: "--force", valueName: nil, help: "Overwrite PATH if it exists."),
+            .workspace,
+        ],
+        positional: .init(name: "FILE", help: "The Postman collection to convert.", repeating: false, optional: false),
+        examples: ["reqrun import ~/Downloads/Shop.postman_collection.json", "reqrun import shop.json --to collections/shop-api.json"]
+    ), run: run)
+
+    static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw UsageError(message: "give one Postman collection FILE to import", command: command.spec)
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let source = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: source.path) ? "cannot be read" : "no such file")
+        }
+        guard PostmanDecoder.recognises(Array(data)) else {
+            throw InputError(file: path, location: nil, reason: "not a Postman collection (v2.0 or v2.1); reqrun collections need no import")
+        }
+        let collection = try CollectionDecoder.decode(Array(data), file: path, fileName: source.lastPathComponent,
+                                                      baseDirectory: source.deletingLastPathComponent().path)
+        collection.warnings.forEach(terminal.warning)
+        let target: URL
+        if let to = arguments.value("--to") {
+            target = URL(fileURLWithPath: to, relativeTo: cwd).standardizedFileURL
+        } else {
+            let workspace = try WorkspaceContext.locate(arguments)
+            target = workspace.collectionsDirectory.appendingPathComponent(defaultName(source.lastPathComponent))
+        }
+        guard target.path != source.path else {
+            throw UsageError(message: "the converted file would replace \(path); choose another PATH with --to", command: command.spec)
+        }
+        if FileManager.default.fileExists(atPath: target.path), !arguments.flag("--force") {
+            throw UsageError(message: "\(target.path) already exists; use --force to overwrite it", command: command.spec)
+        }
+        let result = PostmanImport.prepare(collection)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let bytes = Array(CollectionEncoder.encode(result.collection).utf8)
+        try AtomicFile.write(bytes, to: target, mode: 0o644)
+        do {
+            _ = try CollectionDecoder.decode(bytes, file: target.path, fileName: target.lastPathComponent,
+                                             baseDirectory: target.deletingLastPathComponent().path)
+        } catch {
+            // The native format checks body files when it loads; Postman exports often refer to files not shipped.
+            terminal.warning("the converted collection will not load until this is fixed: \(error)")
+        }
+        let count = result.collection.groups.reduce(0) { $0 + $1.requestCount }
+        terminal.line("imported \(count) request\(count == 1 ? "" : "s") of '\(Terminal.sanitized(collection.name))' to \(target.path)")
+        if result.movedRequests > 0 {
+            terminal.warning("\(result.movedRequests) request(s) that followed a subfolder now come before it (the native format lists a group's requests first)")
+        }
+        if result.requestsWithScripts > 0 {
+            terminal.warning("the scripts of \(result.requestsWithScripts) request(s) are not written (reqrun does not run JavaScript)")
+        }
+        if source.deletingLastPathComponent().path == target.deletingLastPathComponent().path {
+            terminal.warning("\(source.lastPathComponent) defines the same groups as \(target.lastPathComponent): move one out of \(target.deletingLastPathComponent().path)/, since group ids must be unique in a workspace")
+        }
+        return .success
+    }
+
+    /// `Shop.postman_collection.json` → `Shop.json`; `shop.json` → `shop.json`.
+    static func defaultName(_ fileName: String) -> String {
+        for suffix in [".postman_collection.json", ".json"] where fileName.hasSuffix(suffix) {
+            return String(fileName.dropLast(suffix.count)) + ".json"
+        }
+        return fileName + ".json"
+    }
+}
