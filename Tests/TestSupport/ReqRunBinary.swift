@@ -48,6 +48,11 @@ public enum ReqRunBinary {
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        // Tests talk only to local servers: a proxy in the outer environment must not divert them (a test
+        // that wants one passes it in `extra`).
+        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] {
+            environment[name] = nil
+        }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let running = Running(process: process)
