@@ -100,6 +100,15 @@ import TestSupport
         }
     }
 
+    @Test func chunkedResponsesArriveWhole() throws {
+        let (output, record, _) = try run(#"{"url": "$B/stream/20"}, {"url": "$B/stream-bytes/100000?chunk_size=4096&seed=3"}"#)
+        #expect(output.status == 0)
+        let lines = try #require(record.results[0].response)
+        #expect(lines.headers.contains { $0.name.lowercased() == "transfer-encoding" && $0.value == "chunked" })
+        #expect(lines.body.data.split(separator: "\n").count == 20)
+        #expect(record.results[1].response?.bodySize == 100_000 && record.results[1].response?.body.encoding == "base64")
+    }
+
     @Test func emptyResponsesFinishAtOnce() throws {
         let (output, record, _) = try run("""
             {"name": "head", "method": "HEAD", "url": "$B/drip?duration=5&numbytes=5&delay=0"},
