@@ -32,6 +32,7 @@ enum RunCommand {
             .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
             .init(name: "--delay", valueName: "MS", help: "Wait MS milliseconds between requests."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
+            .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
             .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
             .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k)."),
             .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
@@ -57,6 +58,11 @@ enum RunCommand {
                                                     : "give only one of --expanded, --all or GROUP...", command: command.spec)
         }
         let overrides = try parseVariables(arguments.all("--var"))
+        let parallel = try count(arguments.value("--parallel"), option: "--parallel") ?? 1
+        guard parallel >= 1 else { throw UsageError(message: "--parallel expects 1 or more, got 0", command: command.spec) }
+        if parallel > 1, arguments.value("--delay") != nil {
+            throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
+        }
         let reports = try arguments.all("--report").map(ReportRequest.parse)
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
             throw UsageError(message: "give only one of --http1.1 and --http2", command: command.spec)
@@ -119,7 +125,7 @@ enum RunCommand {
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
-                                             bail: arguments.flag("--bail"))
+                                             bail: arguments.flag("--bail"), parallel: parallel)
         Interruption.install()
         let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
             terminal.line(ResultLines.lines(result, terminal))

@@ -1,11 +1,12 @@
 internal import CCurl
 
-/// Sends prepared requests through one libcurl multi handle, whose connection cache keeps connections
-/// alive between requests; each transfer gets its own easy handle, so several transfers can be added to the
-/// same multi handle later (running N requests at once) without a redesign.
+/// Sends prepared requests through one libcurl multi handle. Its connection cache keeps connections alive
+/// between requests, and several transfers can be in flight at once: HTTP/1.1 opens a connection per
+/// transfer in flight (reused afterwards), HTTP/2 multiplexes them on one connection (`CURLOPT_PIPEWAIT`).
 ///
-/// Not thread-safe: use one executor from one thread. Call `close()` (or drop the last reference) before
-/// the process exits, so no handle outlives OpenSSL's exit-time cleanup.
+/// Use: `start` transfers with a tag, then `waitForCompletions` until each tag came back; `send` does both
+/// for one request. Not thread-safe: use one executor from one thread. Call `close()` (or drop the last
+/// reference) before the process exits, so no handle outlives OpenSSL's exit-time cleanup.
 public final class HTTPExecutor {
     private let options: ExecutorOptions
     private var multi: UnsafeMutableRawPointer?
@@ -13,6 +14,10 @@ public final class HTTPExecutor {
     /// handle since each transfer has its own easy handle.
     private var share: UnsafeMutableRawPointer?
     private var loadedCookieJar = false
+    /// Transfers in flight by tag.
+    private var inFlight: [Int: CurlTransfer] = [:]
+    /// Transfers that finished before being added (a configuration failure), reported by the next wait.
+    private var finishedEarly: [(tag: Int, result: TransferResult)] = []
 
     public init(options: ExecutorOptions = ExecutorOptions()) {
         CurlGlobal.ensureInitialized()
@@ -27,8 +32,16 @@ public final class HTTPExecutor {
     /// `curl_version()`'s text, for run records.
     public static var libcurlVersion: String { CurlGlobal.version }
 
-    /// Releases the multi handle and its cached connections. Further `send` calls are a programming error.
+    /// How many transfers are in flight.
+    public var activeTransfers: Int { inFlight.count + finishedEarly.count }
+
+    /// Abandons transfers in flight and releases the multi handle and its cached connections.
     public func close() {
+        for transfer in inFlight.values {
+            curl_multi_remove_handle(multi, transfer.easy)
+            transfer.cleanUp()
+        }
+        inFlight = [:]
         if let multi { curl_multi_cleanup(multi) }
         multi = nil
         if let share { curl_share_cleanup(share) }
@@ -39,48 +52,69 @@ public final class HTTPExecutor {
     /// `TransferResult.error` with libcurl's code and message.
     /// - Parameter inspectBody: keep up to `inspectLimit` bytes of the body in `TransferResult.body` (for
     ///   expectations and captures), rather than the record's `bodyLimit`.
+    /// Only when nothing else is in flight (it would drop other transfers' results).
     public func send(_ request: PreparedRequest, inspectBody: Bool = false) -> TransferResult {
+        precondition(activeTransfers == 0, "send(_:) with transfers in flight")
+        let tag = 0
+        start(request, inspectBody: inspectBody, tag: tag)
+        while true {
+            for (doneTag, result) in waitForCompletions(timeoutMilliseconds: 100) where doneTag == tag { return result }
+        }
+    }
+
+    /// Starts `request`; its result comes back from `waitForCompletions` under `tag` (unique among the
+    /// transfers in flight).
+    public func start(_ request: PreparedRequest, inspectBody: Bool, tag: Int) {
         guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
         let transfer = CurlTransfer(request: request, options: options,
                                     keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit,
                                     share: share, loadCookieJar: !loadedCookieJar)
         loadedCookieJar = true
-        defer { transfer.cleanUp() }
         if let failure = transfer.configure() {
-            return transfer.result(code: failure)
+            finishedEarly.append((tag, transfer.result(code: failure)))
+            transfer.cleanUp()
+            return
         }
+        inFlight[tag] = transfer
         curl_multi_add_handle(multi, transfer.easy)
-        var running: Int32 = 1
-        var code = CURLE_OK
-        while running > 0 {
-            let status = curl_multi_perform(multi, &running)
-            if status != CURLM_OK {
-                code = CURLE_FAILED_INIT
-                break
+    }
+
+    /// Drives the transfers until at least one finishes or `timeoutMilliseconds` pass, and returns those
+    /// that finished. On Ctrl-C (see `Interruption`) every transfer in flight ends as "interrupted".
+    public func waitForCompletions(timeoutMilliseconds: Int) -> [(tag: Int, result: TransferResult)] {
+        var done = finishedEarly
+        finishedEarly = []
+        guard let multi, !inFlight.isEmpty else { return done }
+        let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
+        while done.isEmpty {
+            var running: Int32 = 0
+            if curl_multi_perform(multi, &running) != CURLM_OK || Interruption.requested {
+                let code = Interruption.requested ? CURLE_ABORTED_BY_CALLBACK : CURLE_FAILED_INIT
+                return done + inFlight.keys.sorted().map { ($0, finish($0, code: code)) }
             }
-            if Interruption.requested {
-                code = CURLE_ABORTED_BY_CALLBACK
-                break
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE,
+                      let tag = inFlight.first(where: { $0.value.easy == message.pointee.easy_handle })?.key else { continue }
+                done.append((tag, finish(tag, code: message.pointee.data.result)))
             }
-            if running > 0 {
-                // Sleeps until a socket is ready or 100 ms pass (curl's own timeouts fire inside perform; the
-                // short wake-up lets Ctrl-C stop a slow transfer promptly).
-                curl_multi_poll(multi, nil, 0, 100, nil)
-            }
+            if !done.isEmpty || ContinuousClock.now >= deadline { break }
+            // Sleeps until a socket is ready or at most 100 ms (curl's own timeouts fire inside perform;
+            // the short wake-up lets Ctrl-C stop a slow transfer promptly).
+            curl_multi_poll(multi, nil, 0, 100, nil)
         }
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
-            if message.pointee.msg == CURLMSG_DONE, message.pointee.easy_handle == transfer.easy {
-                code = message.pointee.data.result
-            }
-        }
+        return done
+    }
+
+    private func finish(_ tag: Int, code: CURLcode) -> TransferResult {
+        let transfer = inFlight.removeValue(forKey: tag)!
+        defer { transfer.cleanUp() }
         curl_multi_remove_handle(multi, transfer.easy)
+        var result = transfer.result(code: code)
         if code == CURLE_ABORTED_BY_CALLBACK, Interruption.requested {
-            var result = transfer.result(code: code)
             result.response = nil
             result.error = ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "interrupted (Ctrl-C)")
-            return result
         }
-        return transfer.result(code: code)
+        return result
     }
 }

@@ -116,6 +116,8 @@ final class CurlTransfer {
     private func configureConnection() -> [CURLcode] {
         var codes: [CURLcode] = []
         if options.decodeContent { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")) }
+        // With several transfers in flight, wait for an HTTP/2 connection to multiplex on rather than open more.
+        codes.append(reqrun_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
         switch options.httpVersion {
         case .automatic: break
         case .http1_1: codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))

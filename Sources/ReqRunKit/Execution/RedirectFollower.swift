@@ -49,43 +49,33 @@ public struct RedirectHop: Codable, Sendable, Equatable {
 /// - only `http` and `https` targets are followed. Cookies set by any response, a redirect's included, go
 ///   back on later matching requests through the run's cookie store.
 public enum RedirectFollower {
-    /// The outcome of a request with its redirects.
-    public struct Outcome: Sendable {
-        /// The last transfer's result.
-        public var transfer: TransferResult
-        /// The request that was sent last.
-        public var lastRequest: PreparedRequest
-        public var hops: [RedirectHop]
-        /// Why following stopped early (too many redirects, a scheme not followed), if it did.
-        public var stopReason: String?
+    /// What to do after a transfer.
+    public enum Decision: Sendable {
+        /// Send `request` next; `hop` records the redirect.
+        case follow(PreparedRequest, RedirectHop)
+        /// The transfer's response is the final one; `stopReason` says why following stopped early (too
+        /// many redirects, a scheme not followed), if it did.
+        case done(stopReason: String?)
     }
 
-    public static func send(_ request: PreparedRequest, policy: RedirectPolicy, executor: HTTPExecutor, inspectBody: Bool) -> Outcome {
-        var current = request
-        var hops: [RedirectHop] = []
-        while true {
-            let transfer = executor.send(current, inspectBody: inspectBody)
-            guard policy.follow, let response = transfer.response, [301, 302, 303, 307, 308].contains(response.status),
-                  let location = response.headers.last(where: { $0.name.lowercased() == "location" })?.value else {
-                return Outcome(transfer: transfer, lastRequest: current, hops: hops, stopReason: nil)
-            }
-            guard let target = resolve(location, against: current.url) else {
-                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
-                               stopReason: "the Location '\(location)' of a \(response.status) response is not a valid URL")
-            }
-            let scheme = target.scheme
-            guard scheme == "http" || scheme == "https" else {
-                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
-                               stopReason: "a redirect to a \(scheme):// URL is not followed (only http and https)")
-            }
-            guard hops.count < policy.maximum else {
-                return Outcome(transfer: transfer, lastRequest: current, hops: hops,
-                               stopReason: "stopped after the maximum of \(policy.maximum) redirects (--max-redirs)")
-            }
-            hops.append(RedirectHop(method: current.method, url: current.url, status: response.status, location: target.url,
-                                    total: transfer.timings.total))
-            current = next(after: current, status: response.status, to: target.url, trustLocation: policy.trustLocation)
+    /// Decides whether `transfer` (the answer to `request`, after `hopsSoFar` redirects) is followed.
+    public static func decide(_ transfer: TransferResult, request: PreparedRequest, policy: RedirectPolicy, hopsSoFar: Int) -> Decision {
+        guard policy.follow, let response = transfer.response, [301, 302, 303, 307, 308].contains(response.status),
+              let location = response.headers.last(where: { $0.name.lowercased() == "location" })?.value else {
+            return .done(stopReason: nil)
         }
+        guard let target = resolve(location, against: request.url) else {
+            return .done(stopReason: "the Location '\(location)' of a \(response.status) response is not a valid URL")
+        }
+        guard target.scheme == "http" || target.scheme == "https" else {
+            return .done(stopReason: "a redirect to a \(target.scheme):// URL is not followed (only http and https)")
+        }
+        guard hopsSoFar < policy.maximum else {
+            return .done(stopReason: "stopped after the maximum of \(policy.maximum) redirects (--max-redirs)")
+        }
+        let hop = RedirectHop(method: request.method, url: request.url, status: response.status, location: target.url,
+                              total: transfer.timings.total)
+        return .follow(next(after: request, status: response.status, to: target.url, trustLocation: policy.trustLocation), hop)
     }
 
     /// The request a redirect leads to.

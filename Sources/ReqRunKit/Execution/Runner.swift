@@ -1,90 +1,26 @@
 import Foundation
 
-/// What a run uses besides the requests: variable sources, executor settings, masking.
-public struct RunConfiguration: Sendable {
-    public var selection: RunSelection
-    /// The environment (`--env`, or the one saved with `reqrun env use`).
-    public var environment: Environment?
-    /// `--var NAME=VALUE` values.
-    public var overrides: [String: String]
-    /// Read only through `{{process.env.NAME}}`.
-    public var processEnvironment: [String: String]
-    public var options: ExecutorOptions
-    /// `--show-secrets`: record and show secrets as they are.
-    public var showSecrets: Bool
-    /// Redirect handling (`--no-follow`, `--max-redirs`, `--location-trusted`); a request's own
-    /// `followRedirects`/`maxRedirects` win.
-    public var redirects: RedirectPolicy
-    /// `--retry N`: how many times a request is sent again after a transport error or a 502, 503 or 504.
-    public var retries: Int
-    /// `--delay MS`: pause between requests, in milliseconds.
-    public var delayMilliseconds: Int
-    /// `--bail`: stop at the first request that fails; the rest are recorded as not run.
-    public var bail: Bool
-
-    public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
-                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,
-                redirects: RedirectPolicy = RedirectPolicy(), retries: Int = 0, delayMilliseconds: Int = 0, bail: Bool = false) {
-        self.redirects = redirects
-        self.retries = retries
-        self.delayMilliseconds = delayMilliseconds
-        self.bail = bail
-        self.selection = selection
-        self.environment = environment
-        self.overrides = overrides
-        self.processEnvironment = processEnvironment
-        self.options = options
-        self.showSecrets = showSecrets
-    }
-}
-
-/// Runs a selection of requests in list order and builds the run record.
+/// Runs a selection of requests and builds the run record.
 ///
 /// For each request: resolve its variables (collection, groups, environment, `--var`, earlier captures),
-/// send it, check its expectations, take its captures. One failure does not stop the run. Requests run one
-/// after another, so a capture is always ready for the requests after it; a later `--parallel` must keep
-/// that: a request that refers to a captured variable waits for the request that captures it.
+/// send it (following redirects, retrying), check its expectations, take its captures. One failure does not
+/// stop the run (unless `--bail`). Up to `parallel` requests are in flight at once on one libcurl multi
+/// handle; a request that refers to a variable an earlier request captures waits until that request is done,
+/// so captures behave as in a sequential run. Results are reported (`onResult`) and recorded in list order,
+/// whatever order they finish in. With `parallel == 1` this is the plain sequential run.
 public enum Runner {
-    /// - Parameter onResult: called after each request, in order, with the masked result.
+    /// - Parameter onResult: called for each request in list order, as soon as it and every request before
+    ///   it are done, with the masked result.
     /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`).
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
                            onResult: (RequestResult) -> Void = { _ in }) -> RunRecord {
-        let started = Date()
-        var results: [RequestResult] = []
-        var captured = VariableLayer(source: "capture", values: [:])
-        // Created lazily: a selection whose requests are all skipped never initialises libcurl.
-        var executor: HTTPExecutor?
-        var stoppedBy: RequestResult?
-        for (position, reference) in references.enumerated() {
-            let stopReason = Interruption.requested ? "not run: the run was interrupted (Ctrl-C)"
-                : stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
-            if let stopReason {
-                let result = RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                                           groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
-                                           method: reference.request.method, url: reference.request.url, outcome: .notRun,
-                                           error: ResultError(message: stopReason))
-                results.append(result)
-                onResult(result)
-                continue
-            }
-            if position > 0, configuration.delayMilliseconds > 0 {
-                Thread.sleep(forTimeInterval: Double(configuration.delayMilliseconds) / 1000)
-            }
-            let scope = scope(for: reference, configuration, captured: captured)
-            var credentials: [String] = []
-            let result = runOne(reference, scope: scope, configuration, runStart: started, executor: &executor,
-                                captured: &captured, credentials: &credentials)
-            let masker = SecretMasker(values: scope.secretValues() + credentials, enabled: !configuration.showSecrets)
-            let masked = masker.mask(result)
-            results.append(masked)
-            onResult(masked)
-            if configuration.bail, masked.isFailure { stoppedBy = masked }
-        }
-        executor?.close()
+        var scheduler = Scheduler(references: references, configuration: configuration)
+        let started = scheduler.runStart
+        scheduler.run(onResult: onResult)
         return RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
-                         reqrunVersion: reqrunVersion, libcurlVersion: executor == nil ? "" : HTTPExecutor.libcurlVersion,
+                         reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                          workspace: workspace.root.path, environment: configuration.environment?.name,
-                         selection: configuration.selection, results: results)
+                         selection: configuration.selection, results: scheduler.results.map { $0! })
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -103,73 +39,239 @@ public enum Runner {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    private static func runOne(_ reference: RequestReference, scope: VariableScope, _ configuration: RunConfiguration, runStart: Date,
-                               executor: inout HTTPExecutor?, captured: inout VariableLayer, credentials: inout [String]) -> RequestResult {
-        let request = reference.request
-        func result(url: String, outcome: RequestResult.Outcome, error: ResultError?, request sent: SentRequest? = nil,
-                    transfer: TransferResult? = nil, startedAt: Date? = nil, expectations: [ExpectationResult] = [],
-                    captures: [CaptureResult] = []) -> RequestResult {
-            RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                          groupID: reference.groups.last!.id.uuidString.lowercased(), name: request.name,
-                          method: request.method, url: url, outcome: outcome, error: error, request: sent,
-                          response: transfer?.response, timings: transfer?.timings, startedAt: startedAt.map(RunID.iso8601),
-                          startOffset: startedAt.map { Int(($0.timeIntervalSince(runStart) * 1_000_000).rounded()) },
-                          expectations: expectations, captures: captures)
+    /// Which earlier requests each request waits for: those that capture a variable it refers to.
+    static func dependencies(_ references: [RequestReference]) -> [Set<Int>] {
+        var capturedBy: [String: [Int]] = [:]
+        var result: [Set<Int>] = []
+        for (position, reference) in references.enumerated() {
+            let used = reference.referencedVariables
+            result.append(Set(used.flatMap { capturedBy[$0] ?? [] }))
+            for capture in reference.request.captures { capturedBy[capture.variable, default: []].append(position) }
         }
-        let prepared: PreparedRequest
+        return result
+    }
+}
+
+/// One request on its way: prepared, possibly redirected or retried.
+private struct Job {
+    var scope: VariableScope
+    var prepared: PreparedRequest
+    var current: PreparedRequest
+    var hops: [RedirectHop] = []
+    var attempts = 1
+    var startedAt: Date
+    var needsBody: Bool
+    var policy: RedirectPolicy
+    /// Set while waiting to be sent again (`--retry`).
+    var retryAt: ContinuousClock.Instant?
+}
+
+/// The run loop: starts requests whose dependencies are done, up to `parallel` at a time, and finishes
+/// them as their transfers complete.
+private struct Scheduler {
+    let references: [RequestReference]
+    let configuration: RunConfiguration
+    let dependencies: [Set<Int>]
+    let runStart = Date()
+    var results: [RequestResult?]
+    var captured = VariableLayer(source: "capture", values: [:])
+    var jobs: [Int: Job] = [:]
+    var notStarted: [Int]
+    var reported = 0
+    var stoppedBy: RequestResult?
+    var executor: HTTPExecutor?
+    var usedLibcurl = false
+    var lastStart: Date?
+
+    init(references: [RequestReference], configuration: RunConfiguration) {
+        self.references = references
+        self.configuration = configuration
+        self.dependencies = Runner.dependencies(references)
+        self.results = Array(repeating: nil, count: references.count)
+        self.notStarted = Array(references.indices)
+    }
+
+    mutating func run(onResult: (RequestResult) -> Void) {
+        while reported < references.count {
+            startReady()
+            report(onResult)
+            guard !jobs.isEmpty else {
+                if notStarted.isEmpty { break }
+                continue
+            }
+            wait()
+            report(onResult)
+        }
+        executor?.close()
+    }
+
+    /// Starts requests in list order whose captured variables are ready, while there is room; after a
+    /// `--bail` failure or Ctrl-C, the rest are recorded as not run.
+    private mutating func startReady() {
+        var index = 0
+        while index < notStarted.count && jobs.count < configuration.parallel {
+            let position = notStarted[index]
+            if let reason = stopReason {
+                notStarted.remove(at: index)
+                results[position] = notRun(position, reason)
+                continue
+            }
+            guard dependencies[position].allSatisfy({ results[$0] != nil }) else {
+                index += 1
+                continue
+            }
+            notStarted.remove(at: index)
+            if configuration.parallel == 1, configuration.delayMilliseconds > 0, let lastStart {
+                let wait = Double(configuration.delayMilliseconds) / 1000 - Date().timeIntervalSince(lastStart)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            lastStart = Date()
+            start(position)
+        }
+        if let reason = stopReason {
+            for position in notStarted { results[position] = notRun(position, reason) }
+            notStarted = []
+        }
+    }
+
+    private var stopReason: String? {
+        if Interruption.requested { return "not run: the run was interrupted (Ctrl-C)" }
+        return stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
+    }
+
+    private func notRun(_ position: Int, _ reason: String) -> RequestResult {
+        let reference = references[position]
+        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                             groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
+                             method: reference.request.method, url: reference.request.url, outcome: .notRun,
+                             error: ResultError(message: reason))
+    }
+
+    private func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
+        let reference = references[position]
+        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                             groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
+                             method: reference.request.method, url: url, outcome: outcome, error: error)
+    }
+
+    /// Prepares the request; a request that cannot be prepared is finished at once.
+    private mutating func start(_ position: Int) {
+        let reference = references[position]
+        let request = reference.request
+        let scope = Runner.scope(for: reference, configuration, captured: captured)
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            let url = (try? scope.resolve(request.url, field: "url")) ?? request.url
-            return result(url: failure.isSkip ? url : request.url, outcome: failure.isSkip ? .skipped : .invalid,
-                          error: ResultError(message: failure.description))
-        case .success(let value):
-            prepared = value
-            credentials = value.secrets
-        }
-        let options = configuration.options
-        if executor == nil { executor = HTTPExecutor(options: options) }
-        let startedAt = Date()
-        let needsBody = !request.captures.isEmpty || request.expectations.contains {
-            switch $0.expectation {
-            case .body, .json: return true
-            default: return false
+            let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
+            complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
+                                          error: ResultError(message: failure.description)), secrets: scope.secretValues())
+        case .success(let prepared):
+            var policy = configuration.redirects
+            if let follow = request.followRedirects { policy.follow = follow }
+            if let maximum = request.maxRedirects { policy.maximum = maximum }
+            let needsBody = !request.captures.isEmpty || request.expectations.contains {
+                switch $0.expectation {
+                case .body, .json: return true
+                default: return false
+                }
             }
+            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy)
+            if executor == nil {
+                executor = HTTPExecutor(options: configuration.options)
+                usedLibcurl = true
+            }
+            executor!.start(prepared, inspectBody: needsBody, tag: position)
         }
-        var policy = configuration.redirects
-        if let follow = request.followRedirects { policy.follow = follow }
-        if let maximum = request.maxRedirects { policy.maximum = maximum }
-        var attempts = 1
-        var followed = RedirectFollower.send(prepared, policy: policy, executor: executor!, inspectBody: needsBody)
-        while attempts <= configuration.retries, RetryPolicy.shouldRetry(followed.transfer) {
-            Thread.sleep(forTimeInterval: RetryPolicy.delay(attempt: attempts, after: followed.transfer))
-            attempts += 1
-            followed = RedirectFollower.send(prepared, policy: policy, executor: executor!, inspectBody: needsBody)
+    }
+
+    /// Waits for transfers (or the next retry time) and moves each finished job on.
+    private mutating func wait() {
+        let now = ContinuousClock.now
+        let nextRetry = jobs.values.compactMap(\.retryAt).min()
+        var timeout = 100
+        if let nextRetry {
+            timeout = max(0, min(100, Int((nextRetry - now) / .milliseconds(1))))
         }
-        let transfer = followed.transfer
-        let sent = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
-                               body: followed.lastRequest.body?.bytes.map {
-                                   RecordedBody(prefix: Array($0.prefix(options.bodyLimit)), truncated: $0.count > options.bodyLimit)
-                               })
-        func finish(_ result: RequestResult) -> RequestResult {
-            var result = result
-            result.redirects = followed.hops
-            result.attempts = attempts
-            return result
+        let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout) ?? []
+        if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
+            Thread.sleep(forTimeInterval: Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
         }
-        if let reason = followed.stopReason {
-            return finish(result(url: prepared.url, outcome: .transportError, error: ResultError(message: reason),
-                                 request: sent, transfer: transfer, startedAt: startedAt))
+        for (position, transfer) in finished { advance(position, transfer) }
+        for (position, job) in jobs where job.retryAt != nil && Interruption.requested {
+            jobs[position] = nil
+            var result = baseResult(position, url: job.prepared.url, outcome: .transportError,
+                                    error: ResultError(message: "interrupted (Ctrl-C) while waiting to retry"))
+            result.attempts = job.attempts - 1
+            complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets)
         }
-        guard let response = transfer.response else {
-            return finish(result(url: prepared.url, outcome: .transportError, error: transfer.error, request: sent,
-                                 transfer: transfer, startedAt: startedAt))
+        for (position, job) in jobs where job.retryAt.map({ $0 <= ContinuousClock.now }) ?? false {
+            jobs[position]?.retryAt = nil
+            jobs[position]?.startedAt = Date()
+            executor!.start(job.prepared, inspectBody: job.needsBody, tag: position)
         }
-        let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
-                                bodySize: response.bodySize, totalMicroseconds: transfer.timings.total)
-        let expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: scope) }
-        let captures = request.captures.map { CaptureCheck.evaluate($0, view) }
-        for capture in captures { if let value = capture.value { captured.values[capture.variable] = value } }
-        return finish(result(url: prepared.url, outcome: .response, error: nil, request: sent, transfer: transfer,
-                             startedAt: startedAt, expectations: expectations, captures: captures))
+    }
+
+    /// After a transfer: follow a redirect, schedule a retry, or finish the request.
+    private mutating func advance(_ position: Int, _ transfer: TransferResult) {
+        guard var job = jobs[position] else { return }
+        switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
+        case .follow(let next, let hop):
+            job.hops.append(hop)
+            job.current = next
+            jobs[position] = job
+            executor!.start(next, inspectBody: job.needsBody, tag: position)
+        case .done(let stopReason):
+            if stopReason == nil, job.attempts <= configuration.retries, RetryPolicy.shouldRetry(transfer), !Interruption.requested {
+                job.retryAt = ContinuousClock.now + .milliseconds(Int(RetryPolicy.delay(attempt: job.attempts, after: transfer) * 1000))
+                job.attempts += 1
+                job.hops = []
+                job.current = job.prepared
+                jobs[position] = job
+                return
+            }
+            jobs[position] = nil
+            complete(position, finish(position, job, transfer, stopReason), secrets: job.scope.secretValues() + job.prepared.secrets)
+        }
+    }
+
+    /// The result of a request whose last transfer is `transfer`: expectations checked, captures taken.
+    private mutating func finish(_ position: Int, _ job: Job, _ transfer: TransferResult, _ stopReason: String?) -> RequestResult {
+        let request = references[position].request
+        let limit = configuration.options.bodyLimit
+        var result = baseResult(position, url: job.prepared.url, outcome: .transportError, error: transfer.error)
+        result.request = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
+                                     body: job.current.body?.bytes.map { RecordedBody(prefix: Array($0.prefix(limit)), truncated: $0.count > limit) })
+        result.response = transfer.response
+        result.timings = transfer.timings
+        result.startedAt = RunID.iso8601(job.startedAt)
+        result.startOffset = Int((job.startedAt.timeIntervalSince(runStart) * 1_000_000).rounded())
+        result.redirects = job.hops
+        result.attempts = job.attempts
+        if let stopReason {
+            result.error = ResultError(message: stopReason)
+        } else if let response = transfer.response {
+            let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
+                                    bodySize: response.bodySize, totalMicroseconds: transfer.timings.total)
+            result.outcome = .response
+            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
+            result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
+            for capture in result.captures { if let value = capture.value { captured.values[capture.variable] = value } }
+        }
+        result.updateVerdict()
+        return result
+    }
+
+    /// Masks and stores a finished result; remembers the first failure for `--bail`.
+    private mutating func complete(_ position: Int, _ result: RequestResult, secrets: [String]) {
+        let masked = SecretMasker(values: secrets, enabled: !configuration.showSecrets).mask(result)
+        results[position] = masked
+        if configuration.bail, masked.isFailure, stoppedBy == nil { stoppedBy = masked }
+    }
+
+    /// Reports finished results in list order.
+    private mutating func report(_ onResult: (RequestResult) -> Void) {
+        while reported < results.count, let result = results[reported] {
+            onResult(result)
+            reported += 1
+        }
     }
 }

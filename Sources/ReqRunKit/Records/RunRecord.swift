@@ -162,6 +162,11 @@ public struct RequestResult: Codable, Sendable, Equatable {
         self.passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }
     }
 
+    /// Recomputes `passed` after the outcome, expectations or captures changed.
+    public mutating func updateVerdict() {
+        passed = outcome == .response && expectations.allSatisfy(\.passed) && captures.allSatisfy { $0.error == nil }
+    }
+
     /// Whether this result stops a run under `--bail`: an error, or a response that missed a check.
     public var isFailure: Bool {
         switch outcome {

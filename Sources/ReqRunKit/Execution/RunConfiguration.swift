@@ -1,0 +1,44 @@
+import Foundation
+
+/// What a run uses besides the requests: variable sources, executor settings, masking.
+public struct RunConfiguration: Sendable {
+    public var selection: RunSelection
+    /// The environment (`--env`, or the one saved with `reqrun env use`).
+    public var environment: Environment?
+    /// `--var NAME=VALUE` values.
+    public var overrides: [String: String]
+    /// Read only through `{{process.env.NAME}}`.
+    public var processEnvironment: [String: String]
+    public var options: ExecutorOptions
+    /// `--show-secrets`: record and show secrets as they are.
+    public var showSecrets: Bool
+    /// Redirect handling (`--no-follow`, `--max-redirs`, `--location-trusted`); a request's own
+    /// `followRedirects`/`maxRedirects` win.
+    public var redirects: RedirectPolicy
+    /// `--retry N`: how many times a request is sent again after a transport error or a 502, 503 or 504.
+    public var retries: Int
+    /// `--delay MS`: pause between requests, in milliseconds.
+    public var delayMilliseconds: Int
+    /// `--bail`: stop at the first request that fails; the rest are recorded as not run.
+    public var bail: Bool
+    /// `--parallel N`: how many requests may be in flight at once (1: one after another).
+    public var parallel: Int
+
+    public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
+                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,
+                redirects: RedirectPolicy = RedirectPolicy(), retries: Int = 0, delayMilliseconds: Int = 0, bail: Bool = false,
+                parallel: Int = 1) {
+        self.parallel = max(1, parallel)
+        self.redirects = redirects
+        self.retries = retries
+        self.delayMilliseconds = delayMilliseconds
+        self.bail = bail
+        self.selection = selection
+        self.environment = environment
+        self.overrides = overrides
+        self.processEnvironment = processEnvironment
+        self.options = options
+        self.showSecrets = showSecrets
+    }
+}
+
