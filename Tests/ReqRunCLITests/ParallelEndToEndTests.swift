@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// `reqrun run --parallel N` against the local httpbin: order, captures, failures.
+@Suite struct ParallelEndToEndTests {
+    private func run(_ requests: String, _ options: [String]) throws -> (ReqRunBinary.Output, RunRecord) {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/p.json", #"{"name": "P", "groups": [{"name": "g", "requests": [\#(requests.replacingOccurrences(of: "$B", with: try TestServers.httpbin()))]}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all"] + options, in: dir.url)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        return (output, record)
+    }
+
+    @Test func resultsKeepListOrderWhateverFinishesFirst() throws {
+        // Slowest first: in flight together, they finish in reverse order.
+        let delays = [1.2, 1.0, 0.8, 0.6, 0.4, 0.2]
+        let requests = delays.enumerated().map { #"{"name": "r\#($0)", "url": "$B/delay/\#($1)"}"# }.joined(separator: ",")
+        let started = Date()
+        let (output, record) = try run(requests, ["--parallel", "6"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(output.status == 0)
+        #expect(record.results.map(\.name) == (0..<6).map { "r\($0)" })
+        let lines = output.stdout.split(separator: "\n").prefix(6)
+        for (i, line) in lines.enumerated() { #expect(line.contains("/delay/\(delays[i])"), "\(line)") }
+        // All six overlapped: the run took about the longest delay, far less than their sum (4.2 s).
+        #expect(elapsed < 3.0)
+        let offsets = record.results.compactMap(\.startOffset)
+        #expect(offsets.max()! - offsets.min()! < 500_000)
+    }
+
+    @Test func requestsUsingACaptureWaitForIt() throws {
+        let requests = """
+            {"name": "login", "url": "$B/delay/0.5?token=tok-7", "capture": [{"var": "token", "json": "$.args.token"}]},
+            {"name": "independent", "url": "$B/get"},
+            {"name": "uses 1", "url": "$B/anything?t={{token}}", "expect": [{"json": "$.args.t", "equals": "tok-7"}]},
+            {"name": "uses 2", "url": "$B/headers", "headers": {"X-T": "{{token}}"}, "expect": [{"json": "$.headers.X-T", "equals": "tok-7"}]},
+            {"name": "later capture", "url": "$B/anything?t={{token}}-2", "capture": [{"var": "second", "json": "$.args.t"}]},
+            {"name": "uses second", "url": "$B/anything?s={{second}}", "expect": [{"json": "$.args.s", "equals": "tok-7-2"}]}
+            """
+        let (output, record) = try run(requests, ["--parallel", "8"])
+        #expect(output.status == 0, "\(output.stdout)")
+        let byName = Dictionary(uniqueKeysWithValues: record.results.map { ($0.name, $0) })
+        let loginEnd = byName["login"]!.startOffset! + byName["login"]!.timings!.total
+        #expect(byName["independent"]!.startOffset! < loginEnd)
+        for name in ["uses 1", "uses 2", "later capture"] { #expect(byName[name]!.startOffset! >= loginEnd, "\(name)") }
+        let secondEnd = byName["later capture"]!.startOffset! + byName["later capture"]!.timings!.total
+        #expect(byName["uses second"]!.startOffset! >= secondEnd)
+    }
+
+    @Test func failuresUnderConcurrencyAreCountedAndOrdered() throws {
+        let port = TestServers.closedPort()
+        var requests: [String] = []
+        for i in 0..<24 {
+            switch i % 4 {
+            case 0: requests.append(#"{"name": "ok\#(i)", "url": "$B/get?i=\#(i)", "expect": [{"json": "$.args.i", "equals": "\#(i)"}]}"#)
+            case 1: requests.append(#"{"name": "refused\#(i)", "url": "http://127.0.0.1:\#(port)/\#(i)"}"#)
+            case 2: requests.append(#"{"name": "wrong\#(i)", "url": "$B/status/500", "expect": [{"status": 200}]}"#)
+            default: requests.append(#"{"name": "undefined\#(i)", "url": "$B/{{nope}}"}"#)
+            }
+        }
+        let (output, record) = try run(requests.joined(separator: ","), ["--parallel", "16"])
+        #expect(output.status == 3)
+        #expect(record.results.map(\.index) == Array(0..<24))
+        #expect(record.summary == RunSummary(record.results))
+        #expect(record.summary.passed == 6 && record.summary.failed == 6 && record.summary.errors == 12)
+        #expect(record.results.filter { $0.name.hasPrefix("ok") }.allSatisfy { $0.passed })
+
+        let (bailed, bailedRecord) = try run(requests.joined(separator: ","), ["--parallel", "4", "--bail"])
+        #expect(bailed.status == 3)
+        #expect(bailedRecord.summary.notRun > 0)
+        #expect(bailedRecord.results.map(\.index) == Array(0..<24))
+    }
+
+    @Test func delayIsForSequentialRuns() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/p.json", #"{"name": "P", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/"}]}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all", "--parallel", "2", "--delay", "10"], in: dir.url)
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("error: --delay paces requests one after another"))
+        #expect(!dir.exists(".reqrun"))
+    }
+}
