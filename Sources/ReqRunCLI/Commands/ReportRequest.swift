@@ -28,9 +28,7 @@ struct ReportRequest {
         case .har: text = HARReport.render(record)
         case .html: text = HTMLReport.render(record)
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            text = String(decoding: try encoder.encode(record), as: UTF8.self) + "\n"
+            text = String(decoding: record.jsonBytes(), as: UTF8.self)
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL

@@ -32,9 +32,7 @@ enum ShowCommand {
         let workspace = try WorkspaceContext.locate(arguments)
         let record = try RunStore(directory: workspace.runsDirectory).load(arguments.positionals.first)
         if arguments.flag("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            terminal.out(String(decoding: try encoder.encode(record), as: UTF8.self) + "\n")
+            terminal.out(String(decoding: record.jsonBytes(), as: UTF8.self))
             return .success
         }
         terminal.line(terminal.styled("run \(record.id)", .bold) + "  \(record.startedAt) → \(record.endedAt)  selection: \(record.selection.mode)")

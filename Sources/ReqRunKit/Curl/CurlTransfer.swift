@@ -214,39 +214,28 @@ final class CurlTransfer {
         hasher.update(bytes)
         bodySize += bytes.count
         let room = keepLimit - bodyPrefix.count
-        if room > 0 { bodyPrefix.append(contentsOf: bytes.prefix(room)) }
+        if room > 0 { bodyPrefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room))) }
     }
 
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        // Strip CR LF as bytes: in a Swift String "\r\n" is one Character, which suffix checks would miss.
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: bytes[..<end], as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             // A new status line: a 1xx interim response or a redirect came before; keep only the last block.
             responseHeaders = []
             // "HTTP/1.1 200 OK": the reason phrase is what follows the code (RFC 9112 §4), possibly empty.
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            responseHeaders.append(HeaderField(name: name, value: value))
-        } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
+            let spaces = bytes.indices.filter { bytes[$0] == 0x20 }
+            reasonPhrase = spaces.count >= 2 ? HeaderLine.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(spaces[1] + 1)...])) : ""
+        } else if let first = bytes.first, first == 0x20 || first == 0x09, !responseHeaders.isEmpty {
             // Obsolete line folding (RFC 9112 §5.2): joins the previous field value with one space.
-            responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+            responseHeaders[responseHeaders.count - 1].value += " " + HeaderLine.trimmed(bytes)
+        } else if let field = HeaderLine.field(bytes) {
+            responseHeaders.append(field)
         }
     }
 
     fileprivate func sawIncomingData(_ count: Int) { wireBytes += count }
 
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
-        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n").dropFirst()  // request line
-        sentHeaders = lines.compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return HeaderField(name: String(line[..<colon]),
-                               value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
+        sentHeaders = HeaderLine.lines(bytes).dropFirst().compactMap(HeaderLine.field)  // after the request line
     }
 
     // MARK: - Result

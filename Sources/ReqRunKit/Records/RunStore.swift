@@ -7,17 +7,15 @@ public struct RunStore: Sendable {
 
     public init(directory: URL) { self.directory = directory }
 
-    /// Writes `record` as pretty JSON with sorted keys.
+    /// Writes `record` as pretty JSON with sorted keys (`RunRecord.jsonBytes`).
     /// - Returns: the file written.
     /// - Throws: `FileError` when the folder or file cannot be written.
     @discardableResult
     public func save(_ record: RunRecord) throws -> URL {
         try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
         try StateStore.createPrivateDirectory(directory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let url = directory.appendingPathComponent("\(record.id).json")
-        try AtomicFile.write(Array(try encoder.encode(record)) + [0x0A], to: url, mode: 0o600)
+        try AtomicFile.write(record.jsonBytes(), to: url, mode: 0o600)
         return url
     }
 

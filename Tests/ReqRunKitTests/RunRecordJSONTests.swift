@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+@Suite struct RunRecordJSONTests {
+    @Test func writerAgreesWithCodableAndSortsKeys() throws {
+        var result = RequestResult(index: 3, collection: "C \"q\"", groupPath: ["g", "ü"], groupID: "id", name: "n", method: "POST",
+                                   url: "http://h/", outcome: .response, error: ResultError(curlCode: 7, message: "x\ny"),
+                                   request: SentRequest(headers: [HeaderField(name: "A", value: "1")], bodySize: 2,
+                                                        body: RecordedBody(prefix: Array("{}".utf8), truncated: false)),
+                                   response: ResponseRecord(status: 200, reasonPhrase: "OK", httpVersion: "2", headers: [HeaderField(name: "B", value: "")],
+                                                            bodySize: 3, wireSize: 2, bodySHA256: "ab", body: RecordedBody(prefix: [0xFF], truncated: true),
+                                                            remoteAddress: "127.0.0.1", remotePort: 80),
+                                   timings: Timings(namelookup: 1, connect: 2, appconnect: 0, pretransfer: 3, starttransfer: 4, total: 5),
+                                   startedAt: "2026-11-29T00:00:00.000Z", startOffset: 9,
+                                   expectations: [ExpectationResult(description: "d", passed: false, expected: "e", actual: "a", fieldPath: "f")],
+                                   captures: [CaptureResult(variable: "v", value: nil, error: "none")])
+        result.redirects = [RedirectHop(method: "GET", url: "u", status: 302, location: "l", total: 1)]
+        result.attempts = 2
+        let record = RunRecord(id: "id", startedAt: "s", endedAt: "e", reqrunVersion: "r", libcurlVersion: "l", workspace: "/w",
+                               environment: "env", selection: RunSelection(mode: "groups", groups: [SelectedGroup(path: "p", id: "i")],
+                                                                           overriddenVariables: ["x"]),
+                               results: [result, RequestResult(index: 4, collection: "C", groupPath: [], groupID: "g", name: "m", method: "GET",
+                                                               url: "u", outcome: .skipped)])
+        let bytes = record.jsonBytes()
+        #expect(try JSONDecoder().decode(RunRecord.self, from: Data(bytes)) == record)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let viaCodable = try JSONSerialization.jsonObject(with: encoder.encode(record)) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary == viaCodable)
+        // Keys come out sorted at every level: compact re-serialisation with sorted keys gives the same order.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("{\n  \"endedAt\": \"e\",\n  \"environment\": \"env\",\n  \"format\": 1,"))
+        let response = text[text.range(of: "\"response\": {")!.upperBound...]
+        #expect(response.range(of: "\"bodySHA256\"")!.lowerBound < response.range(of: "\"bodySize\"")!.lowerBound)
+    }
+}
