@@ -57,11 +57,7 @@ public struct JSONWriter {
         bytes.append(0x20)
     }
 
-    public mutating func string(_ value: String) {
-        var text = ""
-        JSONNode.appendQuoted(value, to: &text)
-        bytes.append(contentsOf: text.utf8)
-    }
+    public mutating func string(_ value: String) { JSONNode.appendQuoted(value, to: &bytes) }
 
     public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
     public mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }

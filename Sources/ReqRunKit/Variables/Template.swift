@@ -8,16 +8,32 @@ public enum Template {
     }
 
     /// Splits `template` into text and `{{name}}` references. `{{` without a closing `}}` is text.
+    /// Scans UTF-8 bytes (the braces are ASCII), as this runs for every template of every request.
     public static func segments(_ template: String) -> [Segment] {
+        let utf8 = template.utf8
         var result: [Segment] = []
-        var rest = template[...]
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            if open.lowerBound > rest.startIndex { result.append(.text(rest[..<open.lowerBound])) }
-            let name = rest[open.upperBound..<close.lowerBound]
+        var textStart = utf8.startIndex
+        var i = utf8.startIndex
+        let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        while i < utf8.endIndex {
+            let next = utf8.index(after: i)
+            guard utf8[i] == brace, next < utf8.endIndex, utf8[next] == brace else { i = next; continue }
+            // Find the closing "}}" after "{{".
+            var j = utf8.index(after: next)
+            var found: String.UTF8View.Index?
+            while j < utf8.endIndex {
+                let k = utf8.index(after: j)
+                if utf8[j] == close, k < utf8.endIndex, utf8[k] == close { found = j; break }
+                j = k
+            }
+            guard let end = found else { break }
+            if textStart < i { result.append(.text(template[textStart..<i])) }
+            let name = template[utf8.index(after: next)..<end]
             result.append(.reference(String(name.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())))
-            rest = rest[close.upperBound...]
+            i = utf8.index(end, offsetBy: 2)
+            textStart = i
         }
-        if !rest.isEmpty { result.append(.text(rest)) }
+        if textStart < utf8.endIndex { result.append(.text(template[textStart...])) }
         return result
     }
 
