@@ -171,6 +171,15 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
+        // Fast path: no escape before the closing quote, so the string is the bytes themselves.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            if let text = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[index..<end]), as: UTF8.self) }) {
+                index = end + 1
+                return text
+            }
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ p: JSONParser, upTo end: Int, into s: inout String.UnicodeScalarView) throws(JSONSyntaxError) {

@@ -11,24 +11,30 @@ public enum RunID {
 
     /// `YYYYMMDD-HHMMSS-mmm` in UTC, safe in file names.
     public static func timestamp(_ date: Date) -> String {
-        let c = utcComponents(date)
-        return String(format: "%04d%02d%02d-%02d%02d%02d-%03d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!,
-                      c.nanosecond! / 1_000_000)
+        let (t, ms) = utc(date)
+        return pad(Int(t.tm_year) + 1900, 4) + pad(Int(t.tm_mon) + 1, 2) + pad(Int(t.tm_mday), 2) + "-"
+            + pad(Int(t.tm_hour), 2) + pad(Int(t.tm_min), 2) + pad(Int(t.tm_sec), 2) + "-" + pad(ms, 3)
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T13:34:28.123Z`.
     public static func iso8601(_ date: Date) -> String {
-        let c = utcComponents(date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!,
-                      c.nanosecond! / 1_000_000)
+        let (t, ms) = utc(date)
+        return pad(Int(t.tm_year) + 1900, 4) + "-" + pad(Int(t.tm_mon) + 1, 2) + "-" + pad(Int(t.tm_mday), 2) + "T"
+            + pad(Int(t.tm_hour), 2) + ":" + pad(Int(t.tm_min), 2) + ":" + pad(Int(t.tm_sec), 2) + "." + pad(ms, 3) + "Z"
     }
 
-    private static func utcComponents(_ date: Date) -> DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        // Truncate to whole milliseconds first so the nanosecond field never rounds up to 1000 ms.
-        let ms = (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond],
-                                       from: Date(timeIntervalSince1970: ms + 0.0000001))
+    /// The UTC calendar fields (C's `gmtime_r`, cheap enough for a time stamp per request) and milliseconds,
+    /// truncated so they never round up to 1000.
+    private static func utc(_ date: Date) -> (tm, Int) {
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        return (fields, ((milliseconds % 1000) + 1000) % 1000)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

@@ -24,9 +24,34 @@ public enum URLNormalizer {
     /// fails before anything is sent, with a reason.
     /// - Throws: `PreparationFailure.invalidURL`.
     public static func validate(_ url: String) throws(PreparationFailure) {
-        guard let components = URLComponents(string: url) else { throw .invalidURL("'\(url)' is not a valid URL") }
-        guard let host = components.host, !host.isEmpty else { throw .invalidURL("'\(url)' has no host") }
-        if let port = components.port, !(1...65535).contains(port) { throw .invalidURL("port \(port) is out of range (1-65535)") }
+        // Parsed by hand (as `normalize` splits the URL) rather than with URLComponents, which is slow enough
+        // to show in a profile of a 1,000-request run.
+        guard let schemeEnd = url.range(of: "://") else { throw .invalidURL("'\(url)' has no scheme") }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        var hostPort = afterScheme[..<authorityEnd]
+        if let at = hostPort.lastIndex(of: "@") { hostPort = hostPort[hostPort.index(after: at)...] }
+        var host = hostPort
+        if hostPort.hasPrefix("[") {
+            guard let close = hostPort.firstIndex(of: "]") else { throw .invalidURL("'\(url)' has an unclosed IPv6 address") }
+            host = hostPort[...close]
+            let rest = hostPort[hostPort.index(after: close)...]
+            if !rest.isEmpty { try checkPort(rest, url) }
+        } else if let colon = hostPort.lastIndex(of: ":") {
+            host = hostPort[..<colon]
+            try checkPort(hostPort[colon...], url)
+        }
+        guard !host.isEmpty else { throw .invalidURL("'\(url)' has no host") }
+    }
+
+    /// `:PORT`: digits from 1 to 65535 (an empty port is allowed, RFC 3986 §3.2.3).
+    private static func checkPort(_ text: Substring, _ url: String) throws(PreparationFailure) {
+        let digits = text.dropFirst()
+        guard text.first == ":", digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .invalidURL("'\(url)' has an invalid port") }
+        if digits.isEmpty { return }
+        guard let port = Int(digits), (1...65535).contains(port) else {
+            throw .invalidURL("port \(digits) is out of range (1-65535)")
+        }
     }
 
     /// `user:pass@host:port` with the host in punycode (user information percent-encoded).
