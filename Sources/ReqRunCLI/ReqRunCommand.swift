@@ -17,7 +17,9 @@ public enum ReqRunCommand {
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
-        main(arguments, terminal: .standard())
+        let status = main(arguments, terminal: .standard())
+        StandardOutput.shared.flush()
+        return status
     }
 
     static func main(_ arguments: [String], terminal: Terminal) -> Int32 {

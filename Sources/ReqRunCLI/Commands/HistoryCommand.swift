@@ -51,7 +51,5 @@ enum HistoryCommand {
         return .success
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
-    }
+    private static func pad(_ text: String, _ width: Int) -> String { Terminal.padded(text, width) }
 }

@@ -57,7 +57,7 @@ enum ListCommand {
         for item in group.items {
             switch item {
             case .request(let request):
-                var text = "\(indent)    \(request.method.padding(toLength: max(4, request.method.count), withPad: " ", startingAt: 0)) "
+                var text = "\(indent)    \(Terminal.padded(request.method, 4)) "
                     + Terminal.sanitized(request.url)
                 if request.name != request.url { text += "  " + terminal.styled(Terminal.sanitized(request.name), .dim) }
                 if let scripts = request.scripts { text += "  " + terminal.styled(scriptMark(scripts), .yellow) }

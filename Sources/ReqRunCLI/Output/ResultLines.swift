@@ -17,7 +17,7 @@ enum ResultLines {
 
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
     static func line(_ result: RequestResult, _ terminal: Terminal) -> String {
-        let method = result.method.padding(toLength: max(4, result.method.count), withPad: " ", startingAt: 0)
+        let method = Terminal.padded(result.method, 4)
         let url = Terminal.sanitized(result.url)
         switch result.outcome {
         case .response:
