@@ -82,3 +82,19 @@ import ReqRunKit
         #expect(throws: SelectionError.self) { try resolve(["-2222"]) }
     }
 }
+
+@Suite struct OutlineTreeJSONTests {
+    @Test func writerAgreesWithCodable() throws {
+        let inner = RequestGroup(id: UUID(), idIsDerived: true, name: "in \"q\"", requests: [Request(id: "r", name: "n", method: "POST", url: "{{u}}/ü")])
+        let outer = RequestGroup(id: UUID(), name: "out", requests: [Request(url: "u")], groups: [inner])
+        let collections = [RequestCollection(name: "C", id: "c1", file: "collections/c.json", groups: [outer]),
+                           RequestCollection(name: "D", file: "d.json", groups: [])]
+        let tree = OutlineTree(Outline(collections: collections, expansion: .saved([outer.id])), workspace: Workspace(root: URL(fileURLWithPath: "/w")))
+        let bytes = tree.jsonBytes()
+        #expect(try JSONDecoder().decode(OutlineTree.self, from: Data(bytes)) == tree)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
+                == JSONSerialization.jsonObject(with: encoder.encode(tree)) as? NSDictionary)
+    }
+}

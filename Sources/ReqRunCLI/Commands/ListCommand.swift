@@ -26,9 +26,7 @@ enum ListCommand {
             : .saved(try context.savedExpansion(terminal))
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            terminal.out(String(decoding: try encoder.encode(OutlineTree(outline, workspace: context.workspace)), as: UTF8.self) + "\n")
+            terminal.out(String(decoding: OutlineTree(outline, workspace: context.workspace).jsonBytes(), as: UTF8.self))
         } else {
             render(outline, terminal)
         }

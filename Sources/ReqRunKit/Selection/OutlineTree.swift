@@ -82,3 +82,52 @@ public struct OutlineTree: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension OutlineTree {
+    /// The tree as pretty JSON with sorted keys (the `JSONWriter`, far faster than `JSONEncoder` on a
+    /// 100,000-request workspace), ending in a line feed. Decoding stays with `Codable`.
+    public func jsonBytes() -> [UInt8] {
+        var w = JSONWriter()
+        w.object { w in
+            w.field("collections", collections) { w, c in
+                w.object { w in
+                    w.field("file", c.file)
+                    w.field("groups", c.groups) { w, g in g.write(&w) }
+                    w.field("id", c.id)
+                    w.field("name", c.name)
+                    w.field("requestCount", c.requestCount)
+                }
+            }
+            w.field("expansion", expansion)
+            w.field("workspace", workspace)
+        }
+        return w.bytes + [0x0A]
+    }
+}
+
+extension OutlineTree.GroupNode {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            w.field("expanded", expanded)
+            w.field("groups", groups) { w, g in g.write(&w) }
+            w.field("id", id)
+            w.field("idIsDerived", idIsDerived)
+            w.field("name", name)
+            w.field("path", path)
+            w.field("requestCount", requestCount)
+            w.field("requests", requests) { w, r in
+                w.object { w in
+                    w.field("id", r.id)
+                    w.field("index", r.index)
+                    w.field("method", r.method)
+                    w.field("name", r.name)
+                    if let scripts = r.skippedScripts { w.field("skippedScripts", scripts) { w, s in w.string(s) } }
+                    if let checks = r.translatedChecks { w.field("translatedChecks", checks) { w, s in w.string(s) } }
+                    w.field("url", r.url)
+                    w.field("visible", r.visible)
+                }
+            }
+            w.field("visible", visible)
+        }
+    }
+}
