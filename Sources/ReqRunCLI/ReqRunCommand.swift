@@ -28,6 +28,9 @@ public enum ReqRunCommand {
             return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.success.rawValue
         }
         if first == "--version" {
+            guard arguments.count == 1 else {
+                return report(UsageError(message: "unexpected argument '\(arguments[1])' after --version", command: nil), terminal)
+            }
             terminal.line(reqrunVersion)
             return ExitCode.success.rawValue
         }

@@ -205,7 +205,7 @@ import TestSupport
         try dir.write(".reqrun/state.json", "[oops")
         let list = try reqrun(["list"], in: dir)
         #expect(list.status == 0)
-        #expect(list.stderr.hasPrefix("warning: .reqrun/state.json could not be read (1:2: expected a value, found character 'o'); moved it to .reqrun/state.json.unreadable-"))
+        #expect(list.stderr.hasPrefix("warning: .reqrun/state.json:1:2: expected a value, found character 'o'; the file could not be read, so it was moved to .reqrun/state.json.unreadable-"))
         #expect(list.stdout.contains("▸ httpbin.org"))
         let backups = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun").path)
             .filter { $0.hasPrefix("state.json.unreadable-") }

@@ -85,6 +85,30 @@ import TestSupport
         #expect(try ReqRunBinary.run(["run", "--all"], in: dir.url).status == 1)
     }
 
+    @Test func cookieJarMustBeAJarAndCookieCapturesAreSecret() throws {
+        let (refused, _, _) = try runExpectingNoRecord(#"{"url": "$B/get"}"#, options: ["--cookie-jar", "collections/t.json"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "error: collections/t.json: is not a Netscape-format cookie jar; --cookie-jar would overwrite it (choose another file)\n")
+        let (output, record, _) = try run("""
+            {"name": "login", "url": "$B/cookies/set?session=TopSecretCookie", "capture": [{"var": "sid", "cookie": "session"}]},
+            {"name": "echo", "url": "$B/headers", "headers": {"X-Session": "{{sid}}"}, "expect": [{"json": "$.headers.X-Session", "equals": "{{sid}}"}]}
+            """)
+        #expect(output.status == 0, "\(output.stdout)")
+        // The cookie came with the 302 before /cookies; the capture sees it, and it is masked everywhere.
+        #expect(record.results[0].captures == [CaptureResult(variable: "sid", value: "****", error: nil)])
+        #expect(record.results[1].request?.headers.contains(HeaderField(name: "X-Session", value: "****")) == true)
+        #expect(!output.stdout.contains("TopSecretCookie"))
+    }
+
+    private func runExpectingNoRecord(_ requests: String, options: [String]) throws -> (ReqRunBinary.Output, Int, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/t.json", #"{"name": "T", "groups": [{"name": "g", "requests": [\#(requests.replacingOccurrences(of: "$B", with: try TestServers.httpbin()))]}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all"] + options, in: dir.url)
+        #expect(!dir.exists(".reqrun/runs"))
+        #expect(try dir.read("collections/t.json").hasPrefix("{"))
+        return (output, 0, dir)
+    }
+
     @Test func compressedResponsesAreDecodedAndBothSizesRecorded() throws {
         let (output, record, _) = try run("""
             {"name": "gzip", "url": "$B/gzip", "expect": [{"json": "$.gzipped", "equals": true}]},

@@ -56,7 +56,7 @@ import TestSupport
         let store = StateStore(directory: dir.url.appendingPathComponent(".reqrun"))
         #expect(try store.expandedGroups() == [])
         #expect(store.warnings.count == 1)
-        #expect(store.warnings[0].hasPrefix(".reqrun/state.json could not be read (1:3: expected a string key"))
+        #expect(store.warnings[0].hasPrefix(".reqrun/state.json:1:3: expected a string key, found character 't'; the file could not be read, so it was moved to .reqrun/state.json.unreadable-"))
         let backups = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun").path)
             .filter { $0.hasPrefix("state.json.unreadable-") }
         #expect(backups.count == 1)

@@ -68,3 +68,46 @@ import Testing
         #expect(diff.rows[2].statusChange == "200 → (absent)" && diff.rows[3].outcomeChange == "(absent) → passed")
     }
 }
+
+@Suite struct RunStoreTests {
+    private func record(_ id: String) -> RunRecord {
+        RunRecord(id: id, startedAt: "s", endedAt: "e", reqrunVersion: "r", libcurlVersion: "", workspace: "/w",
+                  selection: RunSelection(mode: "all"), results: [])
+    }
+
+    @Test func pruneSparesTheCurrentRecordAndIgnoresOtherFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-runs-\(UUID().uuidString)/runs")
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        for id in ["20991231-000000-000-aaaa", "20261129-120000-000-0001", "20261129-120000-000-0002"] { try store.save(record(id)) }
+        try Data("{}".utf8).write(to: dir.appendingPathComponent("notarun.json"))
+        #expect(store.ids() == ["20991231-000000-000-aaaa", "20261129-120000-000-0002", "20261129-120000-000-0001"])
+        let current = "20261129-130000-000-0003"
+        try store.save(record(current))
+        let removed = store.prune(keep: 2, sparing: current)
+        #expect(removed == ["20261129-120000-000-0002", "20261129-120000-000-0001"])
+        #expect(store.ids() == ["20991231-000000-000-aaaa", current])
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("notarun.json").path))
+    }
+
+    @Test func unknownFormatsAndBrokenFilesAreNamed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-runs-\(UUID().uuidString)/runs")
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data(#"{"format": 2}"#.utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0001.json"))
+        try Data("{\n  \"id\": ,".utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0002.json"))
+        let store = RunStore(directory: dir)
+        #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261129-120000-000-0001.json",
+                                                 "record format 2 is not supported by reqrun \(reqrunVersion) (it reads format 1)")) {
+            try store.load("20261129-120000-000-0001")
+        }
+        let broken = try #require(throws: RunStoreError.self) { try store.load("20261129-120000-000-0002") }
+        #expect(broken.description == ".reqrun/runs/20261129-120000-000-0002.json:2:9: expected a value, found character ','")
+    }
+
+    @Test func shortSecretsAreNotSearchedForInText() {
+        let masker = SecretMasker(values: ["e", "abc", "abcd"])
+        #expect(masker.mask("keep-alive abc abcd") == "keep-alive abc ****")
+        #expect(masker.mask([HeaderField(name: "Authorization", value: "Bearer e")]) == [HeaderField(name: "Authorization", value: "****")])
+    }
+}

@@ -67,6 +67,15 @@ import Testing
         #expect(try URLNormalizer.normalize("http://[::1]:80/x") == "http://[::1]:80/x")
     }
 
+    @Test func hostsWithImpossibleCharactersAreInvalid() {
+        #expect(throws: PreparationFailure.invalidURL("the host in 'http://exa mple.com/' contains a space")) {
+            try URLNormalizer.validate("http://exa mple.com/")
+        }
+        #expect(throws: PreparationFailure.invalidURL("port 99999 is out of range (1-65535)")) { try URLNormalizer.validate("http://h:99999/") }
+        #expect(throws: PreparationFailure.invalidURL("'http:///p' has no host")) { try URLNormalizer.validate("http:///p") }
+        #expect(throws: Never.self) { try URLNormalizer.validate("http://user:pw@[::1]:8080/x") }
+    }
+
     @Test func formAndQueryEncoding() {
         #expect(URLQuery.formEncode("a b&c=d+e%ü~") == "a+b%26c%3Dd%2Be%25%C3%BC%7E")
         #expect(URLQuery.encode("a b") == "a%20b")

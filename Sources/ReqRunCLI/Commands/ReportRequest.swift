@@ -33,7 +33,11 @@ struct ReportRequest {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
         // Missing folders are created, as CI jobs often write reports into a fresh `reports/` folder.
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw FileError(path: url.deletingLastPathComponent().path, operation: "create the report folder", errno: (error as NSError).code == 4 ? ENOENT : EACCES)
+        }
         try AtomicFile.write(Array(text.utf8), to: url, mode: 0o644)
     }
 }

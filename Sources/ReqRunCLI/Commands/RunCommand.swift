@@ -58,8 +58,15 @@ enum RunCommand {
                                                     : "give only one of --expanded, --all or GROUP...", command: command.spec)
         }
         let overrides = try parseVariables(arguments.all("--var"))
-        let parallel = try count(arguments.value("--parallel"), option: "--parallel") ?? 1
-        guard parallel >= 1 else { throw UsageError(message: "--parallel expects 1 or more, got 0", command: command.spec) }
+        let parallelText = arguments.value("--parallel")
+        guard parallelText.map({ Int($0).map { $0 >= 1 } ?? false }) ?? true else {
+            throw UsageError(message: "--parallel expects a whole number of 1 or more, got '\(parallelText!)'", command: command.spec)
+        }
+        let parallel = parallelText.flatMap { Int($0) } ?? 1
+        if arguments.flag("--json"), !arguments.flag("--dry-run") {
+            throw UsageError(message: "--json goes with --dry-run (the run record is JSON already: see 'reqrun show --json')", command: command.spec)
+        }
+        if let jar = arguments.value("--cookie-jar") { try CookieJarCheck.check(jar) }
         if parallel > 1, arguments.value("--delay") != nil {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
@@ -127,15 +134,17 @@ enum RunCommand {
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
         Interruption.install()
+        let started = Date()
         let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
         let runs = RunStore(directory: context.workspace.runsDirectory)
         let file = try runs.save(record)
-        runs.prune(keep: try context.historyLimit())
+        runs.prune(keep: try context.historyLimit(), sparing: record.id)
         for report in reports { try report.write(record) }
-        let total = record.results.reduce(0) { $0 + ($1.timings?.total ?? 0) }
-        terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(total))
+        // Wall time: with --parallel the requests' own times overlap.
+        let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
+        terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         for report in reports { terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim)) }
         if Interruption.requested { return .interrupted }

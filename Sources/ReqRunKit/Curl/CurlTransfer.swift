@@ -58,6 +58,8 @@ final class CurlTransfer {
             reqrun_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
             reqrun_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             reqrun_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            // The path as written: no removal of "/../" and "/./" (the server decides what they mean).
+            reqrun_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1),
             reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds ?? options.timeoutMilliseconds),
             reqrun_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds),
             reqrun_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent),

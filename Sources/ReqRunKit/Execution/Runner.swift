@@ -58,6 +58,8 @@ private struct Job {
     var prepared: PreparedRequest
     var current: PreparedRequest
     var hops: [RedirectHop] = []
+    /// `Set-Cookie` fields of the redirects followed.
+    var redirectSetCookies: [String] = []
     var attempts = 1
     var startedAt: Date
     var needsBody: Bool
@@ -216,6 +218,7 @@ private struct Scheduler {
         switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
+            job.redirectSetCookies += transfer.response?.headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value) ?? []
             job.current = next
             jobs[position] = job
             executor!.start(next, inspectBody: job.needsBody, tag: position)
@@ -224,12 +227,17 @@ private struct Scheduler {
                 job.retryAt = ContinuousClock.now + .milliseconds(Int(RetryPolicy.delay(attempt: job.attempts, after: transfer) * 1000))
                 job.attempts += 1
                 job.hops = []
+                job.redirectSetCookies = []
                 job.current = job.prepared
                 jobs[position] = job
                 return
             }
             jobs[position] = nil
-            complete(position, finish(position, job, transfer, stopReason), secrets: job.scope.secretValues() + job.prepared.secrets)
+            let result = finish(position, job, transfer, stopReason)
+            complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets
+                     + zip(result.captures, references[position].request.captures).compactMap { capture, spec in
+                         if case .cookie = spec.source { return capture.value } else { return nil }
+                     })
         }
     }
 
@@ -250,11 +258,17 @@ private struct Scheduler {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {
             let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
-                                    bodySize: response.bodySize, totalMicroseconds: transfer.timings.total)
+                                    bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
+                                    redirectSetCookies: job.redirectSetCookies)
             result.outcome = .response
             result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
             result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
-            for capture in result.captures { if let value = capture.value { captured.values[capture.variable] = value } }
+            for (capture, spec) in zip(result.captures, request.captures) {
+                guard let value = capture.value else { continue }
+                captured.values[capture.variable] = value
+                // A session cookie is a credential: mask it wherever it shows up later.
+                if case .cookie = spec.source { captured.secretNames.insert(capture.variable) }
+            }
         }
         result.updateVerdict()
         return result

@@ -56,7 +56,8 @@ public enum CaptureCheck {
         case .cookie(let name):
             // Set-Cookie: NAME=VALUE; attributes… (RFC 6265 §4.1.1); the last one for that name wins.
             var found: String?
-            for field in response.headerValues("Set-Cookie") {
+            // Redirect responses set cookies too; a later one wins.
+            for field in response.redirectSetCookies + response.headerValues("Set-Cookie") {
                 let pair = field.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let equals = pair.firstIndex(of: "=") else { continue }
                 if pair[..<equals].trimmingCharacters(in: .whitespaces) == name {

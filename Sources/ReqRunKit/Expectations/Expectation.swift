@@ -60,7 +60,8 @@ public struct Capture: Sendable, Equatable {
         /// `{"var": NAME, "regex": PATTERN}`: on the body text; the first capture group if the pattern has
         /// one, else the whole match.
         case regex(String)
-        /// `{"var": NAME, "cookie": COOKIE}`: the value of that cookie in a `Set-Cookie` field (RFC 6265 §4.1).
+        /// `{"var": NAME, "cookie": COOKIE}`: the value of that cookie in a `Set-Cookie` field (RFC 6265 §4.1)
+        /// of the response or of a redirect before it. A captured cookie is a secret (masked in output).
         case cookie(String)
     }
 

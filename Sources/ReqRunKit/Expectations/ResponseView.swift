@@ -9,8 +9,12 @@ public struct ResponseView: Sendable {
     public var bodySize: Int
     /// Total time in microseconds.
     public var totalMicroseconds: Int
+    /// `Set-Cookie` fields of the redirect responses before this one, in order (cookie captures see them).
+    public var redirectSetCookies: [String]
 
-    public init(status: Int, headers: [HeaderField], body: [UInt8], bodySize: Int, totalMicroseconds: Int) {
+    public init(status: Int, headers: [HeaderField], body: [UInt8], bodySize: Int, totalMicroseconds: Int,
+                redirectSetCookies: [String] = []) {
+        self.redirectSetCookies = redirectSetCookies
         self.status = status
         self.headers = headers
         self.body = body

@@ -17,7 +17,7 @@ enum StatusCheckScanner {
 
     private static let code = #"(?:pm\.response\.code|responseCode\.code)"#
     /// Checks that assert by themselves (a chai assertion): translated anywhere outside a conditional block.
-    nonisolated(unsafe) private static let assertions: [(NSRegularExpression, @Sendable (String) -> ([Int], [Int])?)] = [
+    private static let assertions: [(NSRegularExpression, @Sendable (String) -> ([Int], [Int])?)] = [
         (regex(#"pm\.response\.to\.have\.status\(\s*(\d{3})\s*\)"#), { ([Int($0)!], []) }),
         (regex(#"pm\.expect\(\s*\#(code)\s*\)\.to\.(?:be\.)?(?:eql|equal|equals|eq)\(\s*(\d{3})\s*\)"#), { ([Int($0)!], []) }),
         (regex(#"pm\.expect\(\s*\#(code)\s*\)\.to\.be\.oneOf\(\s*\[\s*(\d{3}(?:\s*,\s*\d{3})*)\s*\]\s*\)"#), { list in
@@ -26,7 +26,7 @@ enum StatusCheckScanner {
         (regex(#"pm\.response\.to\.be\.([A-Za-z]+)\b(?!\s*[(.\w])"#), { name in namedStatus[name] }),
     ]
     /// A comparison, which asserts only as the whole value of a `pm.test` callback or a `tests[…]` entry.
-    nonisolated(unsafe) private static let comparison = regex(#"\(?\s*\#(code)\s*===?\s*(\d{3})\s*\)?"#)
+    private static let comparison = regex(#"\(?\s*\#(code)\s*===?\s*(\d{3})\s*\)?"#)
 
     /// chai-postman's named response assertions.
     static let namedStatus: [String: ([Int], [Int])] = [

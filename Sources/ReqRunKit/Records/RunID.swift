@@ -9,6 +9,14 @@ public enum RunID {
         return timestamp(date) + "-" + String(repeating: "0", count: 4 - suffix.count) + suffix
     }
 
+    /// Whether `text` has the form of a run id (`20261129-133428-123-4f2a`).
+    public static func isRunID(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 4 && zip(parts, [8, 6, 3, 4]).allSatisfy { part, count in
+            part.count == count && part.allSatisfy { $0.isASCII && $0.isHexDigit }
+        }
+    }
+
     /// `YYYYMMDD-HHMMSS-mmm` in UTC, safe in file names.
     public static func timestamp(_ date: Date) -> String {
         let (t, ms) = utc(date)

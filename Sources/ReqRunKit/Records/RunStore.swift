@@ -25,8 +25,10 @@ public struct RunStore: Sendable {
     /// Removes the oldest records beyond the newest `keep`.
     /// - Returns: the ids removed.
     @discardableResult
-    public func prune(keep: Int) -> [String] {
-        let old = Array(ids().dropFirst(max(0, keep)))
+    public func prune(keep: Int, sparing current: String? = nil) -> [String] {
+        // Only files named like run ids count, and the record just written is never removed (a clock that
+        // went backwards could otherwise make it look like the oldest).
+        let old = Array(ids().filter { $0 != current }.dropFirst(max(0, keep - (current == nil ? 0 : 1))))
         for id in old { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(id).json")) }
         return old
     }
@@ -36,7 +38,7 @@ public struct RunStore: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { name in
             var isDirectory: ObjCBool = false
-            return name.hasSuffix(".json") && !name.hasPrefix(".")
+            return name.hasSuffix(".json") && RunID.isRunID(String(name.dropLast(5)))
                 && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }
@@ -63,11 +65,30 @@ public struct RunStore: Sendable {
         let url = directory.appendingPathComponent("\(id).json")
         guard let data = FileManager.default.contents(atPath: url.path) else { throw RunStoreError.unknownRun(id) }
         do {
+            if case .success(let format) = Self.format(data), format != 1 {
+                throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads format 1)")
+            }
             return try JSONDecoder().decode(RunRecord.self, from: data)
+        } catch let error as RunStoreError {
+            throw error
         } catch let error as DecodingError {
             throw RunStoreError.unreadable(".reqrun/runs/\(id).json", Self.describe(error, data))
         } catch {
             throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "\(error)")
+        }
+    }
+
+    /// The record's `format` number, when the file is a JSON object that has one.
+    static func format(_ data: Data) -> Result<Int, JSONSyntaxError> {
+        do {
+            let root = try JSONParser.parse(Array(data))
+            if case .object(let members) = root.value, let node = members.first(where: { $0.key == "format" })?.value,
+               case .number(let text) = node.value, let value = Int(text) {
+                return .success(value)
+            }
+            return .success(1)
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -102,7 +123,12 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRuns: return "no runs recorded yet in this workspace (reqrun run … records one)"
         case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
         case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
-        case .unreadable(let file, let reason): return "\(file) is not a run record this version can read: \(reason)"
+        case .unreadable(let file, let reason):
+            // A syntax error starts with "line:column:", which goes right after the file name.
+            if let colon = reason.firstIndex(of: ":"), reason[..<colon].allSatisfy(\.isNumber), !reason[..<colon].isEmpty {
+                return "\(file):\(reason)"
+            }
+            return "\(file): not a run record this version can read: \(reason)"
         }
     }
 }

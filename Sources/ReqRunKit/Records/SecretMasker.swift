@@ -11,6 +11,9 @@ public struct SecretMasker: Sendable {
     /// Header fields whose values are always masked (lower case): credentials and session cookies.
     public static let sensitiveHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
+    /// The shortest secret value searched for in text, in characters.
+    public static let minimumLength = 4
+
     /// Secret texts, longest first so a secret that contains another is masked whole.
     private let values: [String]
     private let enabled: Bool
@@ -20,7 +23,9 @@ public struct SecretMasker: Sendable {
     ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
     ///     form, as it appears in a query string.
     public init(values: [String], enabled: Bool = true) {
-        let plain = values.filter { !$0.isEmpty }
+        // Values shorter than `minimumLength` are not searched for in text: a secret "e" would mask every "e"
+        // in URLs, header fields and messages. Sensitive header fields are still masked whole.
+        let plain = values.filter { $0.count >= Self.minimumLength }
         self.values = Array(Set(plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) })).sorted { $0.count > $1.count }
         self.enabled = enabled
     }

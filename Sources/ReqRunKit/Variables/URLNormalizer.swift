@@ -70,6 +70,10 @@ public enum URLNormalizer {
             port = hostPort[(colon + 1)...]
         }
         guard !host.isEmpty else { throw .invalidURL("'\(url)' has no host") }
+        // Characters that can never be part of a host name (RFC 3986 §3.2.2).
+        if let bad = host.first(where: { $0 <= 0x20 || $0 == 0x7F || Array("\"<>\\^`{|}".utf8).contains($0) }) {
+            throw .invalidURL("the host in '\(url)' contains \(bad == 0x20 ? "a space" : "the character '\(Character(UnicodeScalar(bad)))'")")
+        }
         // An empty port is allowed (RFC 3986 §3.2.3).
         if let port, !port.isEmpty {
             guard port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { throw .invalidURL("'\(url)' has an invalid port") }

@@ -173,8 +173,10 @@ public final class StateStore {
         guard moved, !FileManager.default.fileExists(atPath: stateFile.path) else {
             throw FileError(path: stateFile.path, operation: "move aside", errno: errno)
         }
-        warnings.append("\(displayPrefix)state.json could not be read (\(reason)); "
-                        + "moved it to \(displayPrefix)\(backup.lastPathComponent) and started from an empty state")
+        // A syntax error's "line:column: reason" goes right after the file name, as in every other message.
+        let located = reason.first?.isNumber == true ? "\(displayPrefix)state.json:\(reason)" : "\(displayPrefix)state.json: \(reason)"
+        warnings.append("\(located); the file could not be read, so it was moved to \(displayPrefix)\(backup.lastPathComponent) "
+                        + "and the state starts empty")
     }
 
     // MARK: - Locking

@@ -1,0 +1,29 @@
+import Foundation
+import ReqRunKit
+
+/// Checks `--cookie-jar FILE` before a run: libcurl writes the jar after the run without asking, so a
+/// mistyped path must not replace a file that is not a cookie jar, and a jar that cannot be written must be
+/// said before anything is sent.
+enum CookieJarCheck {
+    static func check(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw InputError(file: path, location: nil, reason: "--cookie-jar names a folder, not a file") }
+            // A Netscape-format jar (curl, browsers' exports) starts with a comment line or a tab-separated
+            // cookie line; an empty file is fine too.
+            let head = (FileManager.default.contents(atPath: path) ?? Data()).prefix(4096)
+            let text = String(decoding: head, as: UTF8.self)
+            let firstLine = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            guard text.isEmpty || firstLine.hasPrefix("#") || firstLine.split(separator: "\t").count >= 7 else {
+                throw InputError(file: path, location: nil,
+                                 reason: "is not a Netscape-format cookie jar; --cookie-jar would overwrite it (choose another file)")
+            }
+            guard access(path, W_OK) == 0 else { throw FileError(path: path, operation: "write the cookie jar", errno: errno) }
+        } else {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else {
+                throw FileError(path: folder, operation: "write the cookie jar into", errno: errno)
+            }
+        }
+    }
+}
