@@ -25,10 +25,20 @@ public enum Runner {
 
     /// The variable layers for one request, lowest precedence first.
     public static func scope(for reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer) -> VariableScope {
+        scope(fileLayers: fileLayers(reference), configuration, captured: captured)
+    }
+
+    /// The collection's and groups' layers of `reference` (what depends only on where it is written).
+    static func fileLayers(_ reference: RequestReference) -> [VariableLayer] {
         var layers = [VariableLayer(source: "collection", values: dictionary(reference.collectionVariables))]
         for group in reference.groups where !group.variables.isEmpty {
             layers.append(VariableLayer(source: "group '\(group.name)'", values: dictionary(group.variables)))
         }
+        return layers
+    }
+
+    static func scope(fileLayers: [VariableLayer], _ configuration: RunConfiguration, captured: VariableLayer) -> VariableScope {
+        var layers = fileLayers
         if let environment = configuration.environment { layers.append(environment.layer) }
         layers.append(VariableLayer(source: "--var", values: configuration.overrides))
         layers.append(captured)
@@ -84,6 +94,8 @@ private struct Scheduler {
     var executor: HTTPExecutor?
     var usedLibcurl = false
     var lastStart: Date?
+    /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
+    var fileLayerCache: [UUID: [VariableLayer]] = [:]
 
     init(references: [RequestReference], configuration: RunConfiguration) {
         self.references = references
@@ -160,7 +172,10 @@ private struct Scheduler {
     private mutating func start(_ position: Int) {
         let reference = references[position]
         let request = reference.request
-        let scope = Runner.scope(for: reference, configuration, captured: captured)
+        let key = reference.groups.last!.id
+        let layers = fileLayerCache[key] ?? Runner.fileLayers(reference)
+        fileLayerCache[key] = layers
+        let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url

@@ -102,23 +102,29 @@ public struct JSONNode: Sendable, Equatable {
         var s = s
         s.withUTF8 { utf8 in
             var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                runStart = i + 1
+            var i = 0
+            let count = utf8.count
+            while i < count {
+                let byte = utf8[i]
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C { i += 1; continue }
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
                 case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
                 case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
                 case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
                 case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
                 case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                    let hex: StaticString = "0123456789abcdef"
+                    let digits = hex.utf8Start
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
                 }
+                i += 1
+                runStart = i
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         out.append(UInt8(ascii: "\""))
     }
