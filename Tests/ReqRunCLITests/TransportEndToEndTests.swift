@@ -42,6 +42,22 @@ import TestSupport
         #expect(prior.status == 3 && priorRecord.results[0].error != nil)
     }
 
+    @Test func parallelRequestsShareOneHTTP2Connection() throws {
+        let marker = unique()
+        let urls = (0..<12).map { try! TestServers.nginxHTTPS() + "/echo-uri?m=\(marker)&i=\($0)" }
+        let (output, record) = try run(urls, ["--cacert", try TestServers.testCA(), "--parallel", "6"])
+        #expect(output.status == 0)
+        #expect(record.results.allSatisfy { $0.response?.httpVersion == "2" })
+        #expect(record.results.map { $0.response?.body.data } == (0..<12).map { "/echo-uri?m=\(marker)&i=\($0)" })
+        // nginx logs each request's connection number: multiplexed, they all came over one connection.
+        var connections = Set<String>()
+        for i in 0..<12 {
+            let line = try #require(TestServers.logLine(in: try TestServers.nginxLog(), containing: "m=\(marker)&i=\(i) "))
+            connections.insert(String(line[line.range(of: "conn=")!.upperBound...]))
+        }
+        #expect(connections.count == 1, "\(connections)")
+    }
+
     @Test func clientCertificateIsPresented() throws {
         let url = try TestServers.nginxHTTPS() + "/client-cert"
         let ca = try TestServers.testCA()
