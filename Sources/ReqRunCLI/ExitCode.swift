@@ -15,6 +15,8 @@ public enum ExitCode: Int32 {
     case ioError = 74
     /// The run was interrupted with Ctrl-C (128 + SIGINT, as shells report it); its record was written.
     case interrupted = 130
+    /// The run was stopped by SIGTERM (128 + 15), e.g. a cancelled CI job; its record was written.
+    case terminated = 143
 
     static let helpText = """
         EXIT CODES:
@@ -25,5 +27,6 @@ public enum ExitCode: Int32 {
           64  usage: a wrong command line
           74  a file could not be written (state or run record)
           130 interrupted by Ctrl-C (the run record is still written)
+          143 stopped by SIGTERM, e.g. a cancelled CI job (the run record is still written)
         """
 }

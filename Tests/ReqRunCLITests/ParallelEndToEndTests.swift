@@ -73,6 +73,24 @@ import TestSupport
         #expect(bailedRecord.results.map(\.index) == Array(0..<24))
     }
 
+    @Test(arguments: [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, Int32(143), "stopped by SIGTERM")])
+    func aSignalStopsTheRunAndTheRecordIsWritten(_ number: Int32, _ status: Int32, _ reason: String) throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        try dir.write("collections/s.json", #"{"name": "S", "groups": [{"name": "g", "requests": [{"url": "\#(base)/get"}, {"url": "\#(base)/delay/5"}, {"url": "\#(base)/get"}]}]}"#)
+        let started = Date()
+        let running = try ReqRunBinary.start(["run", "--all"], in: dir.url)
+        Thread.sleep(forTimeInterval: 1.0)
+        running.send(signal: number)
+        let output = running.finish()
+        #expect(output.status == status)
+        #expect(Date().timeIntervalSince(started) < 3.5)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        #expect(record.results.map(\.outcome) == [.response, .transportError, .notRun])
+        #expect(record.results[1].error?.message == reason)
+        #expect(record.results[2].error?.message == "not run: the run was \(reason)")
+    }
+
     @Test func delayIsForSequentialRuns() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/p.json", #"{"name": "P", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/"}]}]}"#)

@@ -33,6 +33,9 @@ public enum ReqRunBinary {
 
         init(process: Process) { self.process = process }
 
+        /// Sends `signal` (e.g. SIGINT) to the process.
+        public func send(signal number: Int32) { kill(process.processIdentifier, number) }
+
         public func finish() -> Output {
             group.wait()
             process.waitUntilExit()

@@ -147,6 +147,7 @@ enum RunCommand {
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         for report in reports { terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim)) }
+        if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
         if record.summary.errors > 0 { return .requestError }
         return record.summary.failed > 0 ? .expectationFailed : .success

@@ -113,7 +113,7 @@ public final class HTTPExecutor {
         var result = transfer.result(code: code)
         if code == CURLE_ABORTED_BY_CALLBACK, Interruption.requested {
             result.response = nil
-            result.error = ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "interrupted (Ctrl-C)")
+            result.error = ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: Interruption.reason)
         }
         return result
     }

@@ -149,7 +149,7 @@ private struct Scheduler {
     }
 
     private var stopReason: String? {
-        if Interruption.requested { return "not run: the run was interrupted (Ctrl-C)" }
+        if Interruption.requested { return "not run: the run was \(Interruption.reason)" }
         return stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
     }
 
@@ -216,7 +216,7 @@ private struct Scheduler {
         for (position, job) in jobs where job.retryAt != nil && Interruption.requested {
             jobs[position] = nil
             var result = baseResult(position, url: job.prepared.url, outcome: .transportError,
-                                    error: ResultError(message: "interrupted (Ctrl-C) while waiting to retry"))
+                                    error: ResultError(message: "\(Interruption.reason) while waiting to retry"))
             result.attempts = job.attempts - 1
             complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets)
         }
