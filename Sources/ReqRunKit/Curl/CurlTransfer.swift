@@ -98,7 +98,7 @@ final class CurlTransfer {
         if case .awsSigV4 = request.transferAuth { signsHeaderList = true } else { signsHeaderList = false }
         // curl adds `Expect: 100-continue` to large bodies and waits for the server; Postman and most
         // servers do without it, so it is off unless the request sets Expect itself.
-        if !signsHeaderList, !request.headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
+        if !signsHeaderList, !request.headers.contains(named: "expect") { lines.append("Expect:") }
         // With content, curl would add `Content-Type: application/x-www-form-urlencoded` on its own; the
         // request is sent as given, so that default is removed unless the request names a type.
         // (Not for multipart: there libcurl writes the Content-Type itself, with the boundary.)
@@ -106,7 +106,7 @@ final class CurlTransfer {
         if case .multipart = request.body { isMultipart = true }
         // (Also for a POST without content: curl's POST mode adds the form type even then.)
         let sendsContent = request.body != nil || request.method == "POST"
-        if !signsHeaderList, !isMultipart, sendsContent, !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+        if !signsHeaderList, !isMultipart, sendsContent, !request.headers.contains(named: "content-type") {
             lines.append("Content-Type:")
         }
         for line in lines { headerList = curl_slist_append(headerList, line) }

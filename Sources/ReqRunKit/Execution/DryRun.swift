@@ -59,7 +59,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 entry.url = prepared.url
                 var headers = prepared.headers
                 let userAgent = configuration.options.userAgent
-                if !userAgent.isEmpty, !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+                if !userAgent.isEmpty, !headers.contains(named: "user-agent") {
                     headers.append(HeaderField(name: "User-Agent", value: userAgent))
                 }
                 entry.headers = headers

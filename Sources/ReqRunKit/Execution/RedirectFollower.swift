@@ -61,7 +61,7 @@ public enum RedirectFollower {
     /// Decides whether `transfer` (the answer to `request`, after `hopsSoFar` redirects) is followed.
     public static func decide(_ transfer: TransferResult, request: PreparedRequest, policy: RedirectPolicy, hopsSoFar: Int) -> Decision {
         guard policy.follow, let response = transfer.response, [301, 302, 303, 307, 308].contains(response.status),
-              let location = response.headers.last(where: { $0.name.lowercased() == "location" })?.value else {
+              let location = response.headers.last(named: "location") else {
             return .done(stopReason: nil)
         }
         guard let target = resolve(location, against: request.url) else {
@@ -88,10 +88,10 @@ public enum RedirectFollower {
             next.method = "GET"
             next.body = nil
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
-            next.headers.removeAll { contentFields.contains($0.name.lowercased()) }
+            next.headers.removeAll { $0.hasName(in: contentFields) }
         }
         if !trustLocation, origin(request.url) != origin(url) {
-            next.headers.removeAll { request.credentialHeaderNames.contains($0.name.lowercased()) }
+            next.headers.removeAll { $0.hasName(in: request.credentialHeaderNames) }
             next.transferAuth = nil
         }
         return next

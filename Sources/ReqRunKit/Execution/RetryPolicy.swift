@@ -16,7 +16,7 @@ public enum RetryPolicy {
     /// Seconds before attempt `attempt + 1`: a `Retry-After` of whole seconds when the response gave one
     /// (RFC 9110 §10.2.3), else 0.5 s doubled each time (0.5, 1, 2, 4…); at most `maximumDelay`.
     public static func delay(attempt: Int, after transfer: TransferResult) -> TimeInterval {
-        if let value = transfer.response?.headers.last(where: { $0.name.lowercased() == "retry-after" })?.value,
+        if let value = transfer.response?.headers.last(named: "retry-after"),
            let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
             return min(seconds, maximumDelay)
         }

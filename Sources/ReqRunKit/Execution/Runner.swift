@@ -233,7 +233,7 @@ private struct Scheduler {
         switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
-            job.redirectSetCookies += transfer.response?.headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value) ?? []
+            job.redirectSetCookies += transfer.response?.headers.values(named: "set-cookie") ?? []
             job.current = next
             jobs[position] = job
             executor!.start(next, inspectBody: job.needsBody, tag: position)

@@ -30,8 +30,7 @@ public struct ResponseView: Sendable {
 
     /// Values of every field named `name` (any case, RFC 9110 §5.1), in order.
     public func headerValues(_ name: String) -> [String] {
-        let lower = name.lowercased()
-        return headers.filter { $0.name.lowercased() == lower }.map(\.value)
+        headers.values(named: name)
     }
 
     /// The body parsed as JSON, or why it cannot be.

@@ -166,7 +166,7 @@ public enum PostmanDecoder {
                 }
                 var headers = try self.headers(reader)
                 let (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
-                if let contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                if let contentType, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: contentType))
                 }
                 request = Request(name: name, method: method, url: url, headers: headers, body: body,

@@ -41,7 +41,7 @@ public struct SecretMasker: Sendable {
         guard enabled else { return headers }
         return headers.map { field in
             HeaderField(name: field.name,
-                        value: Self.sensitiveHeaderNames.contains(field.name.lowercased()) ? Self.mask : mask(field.value))
+                        value: field.hasName(in: Self.sensitiveHeaderNames) ? Self.mask : mask(field.value))
         }
     }
 

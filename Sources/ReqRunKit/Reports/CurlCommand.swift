@@ -16,7 +16,7 @@ public enum CurlCommand {
             // `Name;` is curl's way to send a field with an empty value.
             args += ["--header", header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"]
         }
-        if !request.headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+        if !request.headers.contains(named: "user-agent") {
             args += ["--user-agent", options.userAgent]
         }
         switch request.body {

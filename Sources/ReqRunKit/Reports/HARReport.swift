@@ -24,7 +24,7 @@ public enum HARReport {
                                   send: ms(max(0, t.pretransfer - tlsEnd)), wait: ms(max(0, t.starttransfer - t.pretransfer)),
                                   receive: ms(max(0, t.total - t.starttransfer)), ssl: t.appconnect > 0 ? ms(max(0, t.appconnect - t.connect)) : -1)
         let sent = result.request!
-        let contentType = sent.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+        let contentType = sent.headers.last(named: "content-type") ?? ""
         let request = HAR.Request(
             method: result.method, url: result.url, httpVersion: "HTTP/\(result.response?.httpVersion ?? "1.1")",
             cookies: [], headers: sent.headers.map { .init(name: $0.name, value: $0.value) },
@@ -33,14 +33,14 @@ public enum HARReport {
             headersSize: -1, bodySize: sent.bodySize)
         let response: HAR.Response
         if let r = result.response {
-            let mimeType = r.headers.last { $0.name.lowercased() == "content-type" }?.value ?? ""
+            let mimeType = r.headers.last(named: "content-type") ?? ""
             response = HAR.Response(
                 status: r.status, statusText: r.reasonPhrase, httpVersion: "HTTP/\(r.httpVersion)", cookies: [],
                 headers: r.headers.map { .init(name: $0.name, value: $0.value) },
                 content: .init(size: r.bodySize, mimeType: mimeType, text: r.body.data,
                                encoding: r.body.encoding == "base64" ? "base64" : nil,
                                comment: r.body.truncated ? "first \(RunRecord.bodyLimit) bytes of \(r.bodySize)" : nil),
-                redirectURL: r.headers.last { $0.name.lowercased() == "location" }?.value ?? "", headersSize: -1, bodySize: r.bodySize,
+                redirectURL: r.headers.last(named: "location") ?? "", headersSize: -1, bodySize: r.bodySize,
                 comment: nil)
         } else {
             // HAR has no place for "no response": status 0, as browsers record a failed request.

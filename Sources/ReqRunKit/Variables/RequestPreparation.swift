@@ -130,7 +130,7 @@ public enum RequestPreparation {
             if let template = request.body, request.method != "HEAD" {
                 let (content, type) = try prepareBody(template, scope)
                 body = content
-                if let type, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                if let type, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: type))
                 }
             }
@@ -228,7 +228,7 @@ public enum RequestPreparation {
             try resolve(template, scope, field: "auth.\(field)")
         }
         func addHeader(_ name: String, _ value: String) {
-            if !prepared.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            if !prepared.headers.contains(named: name) {
                 prepared.headers.append(HeaderField(name: name, value: value))
             }
         }
