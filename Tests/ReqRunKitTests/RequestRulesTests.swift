@@ -128,3 +128,14 @@ import Testing
         #expect(timed.query == [Parameter(name: "a", value: "1")])
     }
 }
+
+@Suite struct HeaderNameTests {
+    @Test func namesCompareWithoutCase() {
+        let field = HeaderField(name: "Content-Type", value: "x")
+        #expect(field.hasName("content-type") && field.hasName("CONTENT-TYPE") && !field.hasName("content-typ") && !field.hasName("content-types"))
+        #expect(field.hasName(in: ["location", "content-type"]) && !field.hasName(in: ["location"]))
+        let fields = [HeaderField(name: "Set-Cookie", value: "a=1"), HeaderField(name: "x", value: "y"), HeaderField(name: "set-cookie", value: "b=2")]
+        #expect(fields.values(named: "SET-COOKIE") == ["a=1", "b=2"] && fields.last(named: "set-cookie") == "b=2")
+        #expect(fields.contains(named: "X") && !fields.contains(named: "z"))
+    }
+}
