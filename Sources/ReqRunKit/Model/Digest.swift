@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Message digests from OpenSSL's libcrypto (EVP interface).
 public enum Digest {

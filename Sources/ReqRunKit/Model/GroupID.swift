@@ -1,4 +1,3 @@
-import CCrypto
 import Foundation
 
 /// Stable ids for groups that do not carry one.
