@@ -172,14 +172,22 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         // Fast path: no escape before the closing quote, so the string is the bytes themselves.
-        var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            if let text = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[index..<end]), as: UTF8.self) }) {
+        let start = index
+        let fast: String?? = bytes.withUnsafeBufferPointer { buffer in
+            var end = start
+            let count = buffer.count
+            while end < count {
+                let b = buffer[end]
+                if b == 0x22 || b == 0x5C || b < 0x20 { break }
+                end += 1
+            }
+            guard end < count, buffer[end] == 0x22 else { return .none }
+            return .some(String(validating: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self).map { text in
                 index = end + 1
                 return text
-            }
+            })
         }
+        if case .some(.some(let text)) = fast { return text }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ p: JSONParser, upTo end: Int, into s: inout String.UnicodeScalarView) throws(JSONSyntaxError) {

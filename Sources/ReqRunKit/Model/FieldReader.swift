@@ -31,8 +31,9 @@ struct FieldReader {
             if let guess = Suggestion.closest(to: member.key, among: known) { reason += " (did you mean '\(guess)'?)" }
             throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key), reason: reason)
         }
-        var seen = Set<String>()
-        for member in members where !seen.insert(member.key).inserted {
+        // Objects here have a handful of keys, all from `known`: comparing pairs costs less than building a
+        // Set for every object of a large collection.
+        for (i, member) in members.enumerated() where members[..<i].contains(where: { $0.key == member.key }) {
             throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key),
                              reason: "the field '\(member.key)' appears twice")
         }
