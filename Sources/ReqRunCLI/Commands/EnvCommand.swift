@@ -33,7 +33,9 @@ enum EnvCommand {
             let current = try store.string(forKey: stateKey)
             let names = workspace.environmentNames()
             if names.isEmpty { terminal.line("No environments (add JSON files to environments/).") }
-            for name in names { terminal.line("\(name == current ? "*" : " ") \(name)") }
+            for name in names { terminal.line("\(name == current ? "*" : " ") \(Terminal.sanitized(name))") }
+            // An environment chosen by file path (`env use path/to/file.json`) is not in environments/.
+            if let current, !names.contains(current) { terminal.line("* \(Terminal.sanitized(current))") }
         case "show":
             guard let name = try rest.first ?? store.string(forKey: stateKey) else {
                 throw UsageError(message: "no environment in use: name one (reqrun env show NAME)", command: command.spec)

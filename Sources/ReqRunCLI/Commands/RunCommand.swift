@@ -140,7 +140,7 @@ enum RunCommand {
         }
         let runs = RunStore(directory: context.workspace.runsDirectory)
         let file = try runs.save(record)
-        runs.prune(keep: try context.historyLimit(), sparing: record.id)
+        runs.prune(keep: try context.historyLimit(terminal), sparing: record.id)
         for report in reports { try report.write(record) }
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)

@@ -43,8 +43,11 @@ struct WorkspaceContext {
     }
 
     /// How many run records to keep: saved with `reqrun history --keep N`, else `RunStore.defaultLimit`.
-    func historyLimit() throws -> Int {
-        guard let saved = try store.string(forKey: HistoryCommand.limitKey), let limit = Int(saved), limit > 0 else {
+    func historyLimit(_ terminal: Terminal) throws -> Int {
+        guard let saved = try store.string(forKey: HistoryCommand.limitKey) else { return RunStore.defaultLimit }
+        guard let limit = Int(saved), limit > 0 else {
+            terminal.warning(".reqrun/state.json: historyLimit '\(saved)' is not a whole number of 1 or more; keeping \(RunStore.defaultLimit) runs "
+                             + "(set it with 'reqrun history --keep N')")
             return RunStore.defaultLimit
         }
         return limit
