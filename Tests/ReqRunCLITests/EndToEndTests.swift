@@ -230,6 +230,20 @@ import TestSupport
         #expect(all.expansion == "transient" && all.collections[0].groups.allSatisfy(\.expanded))
     }
 
+    @Test func symlinkedCollectionsResolveFilesBesideTheRealFile() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("real/data.txt", "payload")
+        try dir.write("real/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/", "bodyFile": "data.txt"}]}]}"#)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("collections"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("collections/c.json").path,
+                                                   withDestinationPath: dir.url.appendingPathComponent("real/c.json").path)
+        #expect(try reqrun(["list", "--all"], in: dir).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("collections/gone.json").path,
+                                                   withDestinationPath: dir.url.appendingPathComponent("real/missing.json").path)
+        let dangling = try reqrun(["list"], in: dir)
+        #expect(dangling.status == 2 && dangling.stderr == "error: collections/gone.json: is a symbolic link to a file that does not exist\n")
+    }
+
     @Test func workspaceIsFoundFromASubfolderOrGiven() throws {
         let dir = try sampleWorkspace()
         try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("a/b"), withIntermediateDirectories: true)

@@ -91,6 +91,21 @@ import TestSupport
         #expect(record.results[2].error?.message == "not run: the run was \(reason)")
     }
 
+    @Test func aSignalStopsTheRunDuringADelay() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        try dir.write("collections/s.json", #"{"name": "S", "groups": [{"name": "g", "requests": [{"url": "\#(base)/get"}, {"url": "\#(base)/get"}]}]}"#)
+        let started = Date()
+        let running = try ReqRunBinary.start(["run", "--all", "--delay", "8000"], in: dir.url)
+        Thread.sleep(forTimeInterval: 1.0)
+        running.send(signal: SIGINT)
+        let output = running.finish()
+        #expect(output.status == 130)
+        #expect(Date().timeIntervalSince(started) < 3)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        #expect(record.results.map(\.outcome) == [.response, .notRun])
+    }
+
     @Test func delayIsForSequentialRuns() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/p.json", #"{"name": "P", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/"}]}]}"#)

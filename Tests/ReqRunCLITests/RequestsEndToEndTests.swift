@@ -124,6 +124,19 @@ import TestSupport
         }
     }
 
+    @Test func aRequestThatBreaksItsConnectionDoesNotStallTheNext() throws {
+        // A 1.1 MB header field is more than libcurl will send (it fails with code 27); the request after it
+        // must still run, sequentially and with --parallel.
+        let long = String(repeating: "a", count: 1_100_000)
+        for options in [["--timeout", "5"], ["--timeout", "5", "--parallel", "2"]] {
+            let started = Date()
+            let (output, record, _) = try run(#"{"url": "$B/get", "headers": {"X-Long": "\#(long)"}}, {"url": "$B/get"}"#, options: options)
+            #expect(output.status == 3)
+            #expect(record.results.map(\.outcome) == [.transportError, .response])
+            #expect(Date().timeIntervalSince(started) < 4)
+        }
+    }
+
     @Test func chunkedResponsesArriveWhole() throws {
         let (output, record, _) = try run(#"{"url": "$B/stream/20"}, {"url": "$B/stream-bytes/100000?chunk_size=4096&seed=3"}"#)
         #expect(output.status == 0)

@@ -105,6 +105,14 @@ import Testing
         #expect(broken.description == ".reqrun/runs/20261129-120000-000-0002.json:2:9: expected a value, found character ','")
     }
 
+    @Test func redirectHopsAreMasked() {
+        var result = RequestResult(index: 0, collection: "c", groupPath: [], groupID: "g", name: "n", method: "GET",
+                                   url: "http://h/?k=secret-1", outcome: .response)
+        result.redirects = [RedirectHop(method: "GET", url: "http://h/?k=secret-1", status: 302, location: "http://h/next?k=secret-1", total: 1)]
+        let masked = SecretMasker(values: ["secret-1"]).mask(result)
+        #expect(masked.redirects == [RedirectHop(method: "GET", url: "http://h/?k=****", status: 302, location: "http://h/next?k=****", total: 1)])
+    }
+
     @Test func shortSecretsAreNotSearchedForInText() {
         let masker = SecretMasker(values: ["e", "abc", "abcd"])
         #expect(masker.mask("keep-alive abc abcd") == "keep-alive abc ****")

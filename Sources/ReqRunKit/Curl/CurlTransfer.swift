@@ -118,8 +118,12 @@ final class CurlTransfer {
     private func configureConnection() -> [CURLcode] {
         var codes: [CURLcode] = []
         if options.decodeContent { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")) }
-        // With several transfers in flight, wait for an HTTP/2 connection to multiplex on rather than open more.
-        codes.append(reqrun_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        // With several transfers in flight over TLS, wait for the HTTP/2 connection to multiplex on rather than
+        // open more. Only then: libcurl 7.88 makes a waiting transfer wait forever, past its timeout, when the
+        // connection it waits for broke mid-request (seen with a request header too large to send).
+        if options.multiplexWait, request.url.utf8.starts(with: "https:".utf8) {
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
         switch options.httpVersion {
         case .automatic: break
         case .http1_1: codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))

@@ -28,6 +28,9 @@ public struct ExecutorOptions: Sendable, Equatable {
     public var proxy: String?
     /// A Netscape-format cookie file to load before the run and save after it (`CURLOPT_COOKIEFILE`/`COOKIEJAR`).
     public var cookieJarFile: String?
+    /// Let HTTPS transfers wait for an HTTP/2 connection to multiplex on (`CURLOPT_PIPEWAIT`); the runner
+    /// sets it for `--parallel` above 1.
+    public var multiplexWait: Bool = false
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
                 userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,

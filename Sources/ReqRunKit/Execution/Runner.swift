@@ -136,8 +136,13 @@ private struct Scheduler {
             }
             notStarted.remove(at: index)
             if configuration.parallel == 1, configuration.delayMilliseconds > 0, let lastStart {
-                let wait = Double(configuration.delayMilliseconds) / 1000 - Date().timeIntervalSince(lastStart)
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                // Slept in short steps so Ctrl-C or SIGTERM stops the run during the pause too.
+                let until = lastStart.addingTimeInterval(Double(configuration.delayMilliseconds) / 1000)
+                while Date() < until, !Interruption.requested { Thread.sleep(forTimeInterval: min(0.05, until.timeIntervalSinceNow)) }
+                if Interruption.requested {
+                    notStarted.insert(position, at: index)
+                    continue
+                }
             }
             lastStart = Date()
             start(position)
@@ -193,7 +198,9 @@ private struct Scheduler {
             }
             jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy)
             if executor == nil {
-                executor = HTTPExecutor(options: configuration.options)
+                var options = configuration.options
+                options.multiplexWait = configuration.parallel > 1
+                executor = HTTPExecutor(options: options)
                 usedLibcurl = true
             }
             executor!.start(prepared, inspectBody: needsBody, tag: position)

@@ -75,6 +75,12 @@ public struct SecretMasker: Sendable {
             e.actual = mask(e.actual)
             return e
         }
+        r.redirects = r.redirects.map { hop in
+            var hop = hop
+            hop.url = mask(hop.url)
+            hop.location = mask(hop.location)
+            return hop
+        }
         r.captures = r.captures.map { c in
             var c = c
             c.value = c.value.map(mask)

@@ -22,7 +22,8 @@ public enum HARReport {
         let tlsEnd = max(t.namelookup, t.connect, t.appconnect)
         let timings = HAR.Timings(blocked: -1, dns: ms(t.namelookup), connect: ms(max(0, t.connect - t.namelookup) + max(0, t.appconnect - t.connect)),
                                   send: ms(max(0, t.pretransfer - tlsEnd)), wait: ms(max(0, t.starttransfer - t.pretransfer)),
-                                  receive: ms(max(0, t.total - t.starttransfer)), ssl: t.appconnect > 0 ? ms(max(0, t.appconnect - t.connect)) : -1)
+                                  // No first byte (a failed transfer): nothing was received.
+                                  receive: t.starttransfer == 0 ? 0 : ms(max(0, t.total - t.starttransfer)), ssl: t.appconnect > 0 ? ms(max(0, t.appconnect - t.connect)) : -1)
         let sent = result.request!
         let contentType = sent.headers.last(named: "content-type") ?? ""
         let request = HAR.Request(
@@ -40,7 +41,7 @@ public enum HARReport {
                 content: .init(size: r.bodySize, mimeType: mimeType, text: r.body.data,
                                encoding: r.body.encoding == "base64" ? "base64" : nil,
                                comment: r.body.truncated ? "first \(RunRecord.bodyLimit) bytes of \(r.bodySize)" : nil),
-                redirectURL: r.headers.last(named: "location") ?? "", headersSize: -1, bodySize: r.bodySize,
+                redirectURL: r.headers.last(named: "location") ?? "", headersSize: -1, bodySize: r.wireSize,
                 comment: nil)
         } else {
             // HAR has no place for "no response": status 0, as browsers record a failed request.
@@ -55,7 +56,8 @@ public enum HARReport {
 
     private static func queryString(_ url: String) -> [HAR.NameValue] {
         guard let components = URLComponents(string: url) else { return [] }
-        return (components.percentEncodedQueryItems ?? []).map { .init(name: $0.name, value: $0.value ?? "") }
+        // HAR's queryString holds decoded names and values (the URL keeps the encoded form).
+        return (components.queryItems ?? []).map { .init(name: $0.name, value: $0.value ?? "") }
     }
 
     // The HAR 1.2 objects, with its field names.

@@ -21,7 +21,7 @@ public enum HTMLReport {
             .passed { color: #1a7f37; } .failed, .error { color: #cf222e; } .skipped { color: #6e6e73; }
             table { border-collapse: collapse; width: 100%; margin-top: 1em; }
             th, td { text-align: left; padding: .35em .6em; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
-            td.url { word-break: break-all; font-family: ui-monospace, monospace; font-size: 12px; }
+            .url { word-break: break-all; font-family: ui-monospace, monospace; font-size: 12px; }
             ul.checks { margin: .2em 0; padding-left: 1.2em; } ul.checks li { font-size: 12px; }
             .bar { position: relative; height: 12px; min-width: 240px; background: #f5f5f7; }
             .bar span { position: absolute; top: 0; height: 12px; }
@@ -33,7 +33,7 @@ public enum HTMLReport {
             <body>
             <h1>reqrun run \(XMLText.escape(record.id)) <span class="\(verdict)">\(verdict)</span></h1>
             <p class="muted">\(XMLText.escape(record.startedAt)) → \(XMLText.escape(record.endedAt)) · selection: \(XMLText.escape(record.selection.mode))\(record.environment.map { " · environment: " + XMLText.escape($0) } ?? "") · reqrun \(XMLText.escape(record.reqrunVersion))</p>
-            <p class="summary"><span>\(s.total) requests</span><span class="passed">\(s.passed) passed</span><span class="failed">\(s.failed) failed</span><span class="error">\(s.errors) errors</span><span class="skipped">\(s.skipped) skipped</span></p>
+            <p class="summary"><span>\(s.total) requests</span><span class="passed">\(s.passed) passed</span><span class="failed">\(s.failed) failed</span><span class="error">\(s.errors) error\(s.errors == 1 ? "" : "s")</span><span class="skipped">\(s.skipped) skipped</span></p>
             <p class="legend muted">waterfall:<span class="dns"></span>DNS<span class="connect"></span>connect<span class="tls"></span>TLS<span class="wait"></span>waiting<span class="receive"></span>receiving</p>
             <table>
             <thead><tr><th>#</th><th>request</th><th>status</th><th>time</th><th>checks</th><th>waterfall</th></tr></thead>

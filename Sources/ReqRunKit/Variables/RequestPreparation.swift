@@ -237,8 +237,10 @@ public enum RequestPreparation {
             return
         case .basic(let username, let password):
             let user = try value(username, "username"), secret = try value(password, "password")
-            addHeader("Authorization", "Basic " + Data("\(user):\(secret)".utf8).base64EncodedString())
-            prepared.secrets = [secret]
+            let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
+            addHeader("Authorization", "Basic " + encoded)
+            // The encoded pair is as secret as the password: a server that echoes the header must not show it.
+            prepared.secrets = [secret, encoded]
         case .bearer(let token):
             let secret = try value(token, "token")
             addHeader("Authorization", "Bearer \(secret)")
