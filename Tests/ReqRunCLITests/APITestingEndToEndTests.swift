@@ -187,3 +187,21 @@ import TestSupport
         #expect(after.count == 2 && !after[1].hasPrefix(ids[0]))
     }
 }
+
+@Suite struct DiffEndToEndTests {
+    @Test func addedAndRemovedRequestsAreMarked() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        try dir.write("collections/d.json", #"{"name": "D", "groups": [{"name": "g", "requests": [{"name": "kept", "url": "\#(base)/get"}, {"name": "old", "url": "\#(base)/get"}]}]}"#)
+        #expect(try ReqRunBinary.run(["run", "--all"], in: dir.url).status == 0)
+        try dir.write("collections/d.json", #"{"name": "D", "groups": [{"name": "g", "requests": [{"name": "kept", "url": "\#(base)/get"}, {"name": "new", "url": "\#(base)/get"}]}]}"#)
+        #expect(try ReqRunBinary.run(["run", "--all"], in: dir.url).status == 0)
+        let ids = try ReqRunBinary.run(["history"], in: dir.url).stdout.split(separator: "\n").dropFirst().map { String($0.prefix(24)) }
+        let diff = try ReqRunBinary.run(["diff", ids[1], ids[0]], in: dir.url)
+        let lines = diff.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("  D › g › kept  time "))
+        #expect(lines[2] == "- D › g › old  removed")
+        #expect(lines[3] == "+ D › g › new  added")
+        #expect(lines.last == "2 of 3 requests changed")
+    }
+}
