@@ -18,6 +18,8 @@ public final class HTTPExecutor {
     private var inFlight: [Int: CurlTransfer] = [:]
     /// Transfers that finished before being added (a configuration failure), reported by the next wait.
     private var finishedEarly: [(tag: Int, result: TransferResult)] = []
+    /// Easy handles of finished transfers, reset and reused: creating one per request showed in profiles.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
 
     public init(options: ExecutorOptions = ExecutorOptions()) {
         CurlGlobal.ensureInitialized()
@@ -40,8 +42,19 @@ public final class HTTPExecutor {
         for transfer in inFlight.values {
             curl_multi_remove_handle(multi, transfer.easy)
             transfer.cleanUp()
+            curl_easy_cleanup(transfer.easy)
         }
         inFlight = [:]
+        for easy in idleHandles { curl_easy_cleanup(easy) }
+        idleHandles = []
+        // libcurl writes a cookie jar when a handle with CURLOPT_COOKIEJAR is cleaned up; reused handles were
+        // reset, so one handle attached to the shared store writes the run's cookies once, here.
+        if let jar = options.cookieJarFile, let share, let writer = curl_easy_init() {
+            _ = reqrun_easy_setopt_pointer(writer, CURLOPT_SHARE, share)
+            _ = reqrun_easy_setopt_string(writer, CURLOPT_COOKIEFILE, "")
+            _ = reqrun_easy_setopt_string(writer, CURLOPT_COOKIEJAR, jar)
+            curl_easy_cleanup(writer)
+        }
         if let multi { curl_multi_cleanup(multi) }
         multi = nil
         if let share { curl_share_cleanup(share) }
@@ -66,13 +79,14 @@ public final class HTTPExecutor {
     /// transfers in flight).
     public func start(_ request: PreparedRequest, inspectBody: Bool, tag: Int) {
         guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
-        let transfer = CurlTransfer(request: request, options: options,
+        let easy = idleHandles.popLast() ?? curl_easy_init()!
+        let transfer = CurlTransfer(easy: easy, request: request, options: options,
                                     keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit,
                                     share: share, loadCookieJar: !loadedCookieJar)
         loadedCookieJar = true
         if let failure = transfer.configure() {
             finishedEarly.append((tag, transfer.result(code: failure)))
-            transfer.cleanUp()
+            recycle(transfer)
             return
         }
         inFlight[tag] = transfer
@@ -106,9 +120,16 @@ public final class HTTPExecutor {
         return done
     }
 
+    /// Frees the transfer's allocations and keeps its easy handle, reset to defaults, for the next one.
+    private func recycle(_ transfer: CurlTransfer) {
+        transfer.cleanUp()
+        curl_easy_reset(transfer.easy)
+        idleHandles.append(transfer.easy)
+    }
+
     private func finish(_ tag: Int, code: CURLcode) -> TransferResult {
         let transfer = inFlight.removeValue(forKey: tag)!
-        defer { transfer.cleanUp() }
+        defer { recycle(transfer) }
         curl_multi_remove_handle(multi, transfer.easy)
         var result = transfer.result(code: code)
         if code == CURLE_ABORTED_BY_CALLBACK, Interruption.requested {

@@ -30,18 +30,20 @@ final class CurlTransfer {
     /// Bytes of content as they came off the wire (before content decoding), counted in the debug callback.
     private var wireBytes = 0
 
-    init(request: PreparedRequest, options: ExecutorOptions, keepLimit: Int, share: UnsafeMutableRawPointer?, loadCookieJar: Bool) {
+    /// - Parameter easy: a fresh or reset easy handle; the caller owns it (the executor keeps a pool).
+    init(easy: UnsafeMutableRawPointer, request: PreparedRequest, options: ExecutorOptions, keepLimit: Int,
+         share: UnsafeMutableRawPointer?, loadCookieJar: Bool) {
         self.request = request
         self.options = options
         self.keepLimit = keepLimit
         self.share = share
         self.loadCookieJar = loadCookieJar
-        self.easy = curl_easy_init()
+        self.easy = easy
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
 
+    /// Frees what the transfer allocated; the easy handle goes back to its owner.
     func cleanUp() {
-        curl_easy_cleanup(easy)
         curl_mime_free(mime)
         try? uploadFile?.close()
         curl_slist_free_all(headerList)
@@ -144,8 +146,7 @@ final class CurlTransfer {
         if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }
         let jar = options.cookieJarFile
         codes.append(reqrun_easy_setopt_string(easy, CURLOPT_COOKIEFILE, loadCookieJar && jar != nil && FileManager.default.fileExists(atPath: jar!) ? jar! : ""))
-        // Every transfer writes the whole shared store at cleanup, so the file holds the run's last state.
-        if let jar { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_COOKIEJAR, jar)) }
+        // The jar is written once, when the executor closes (see `HTTPExecutor.close`).
         return codes
     }
 
