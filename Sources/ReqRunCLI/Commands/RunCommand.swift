@@ -15,7 +15,8 @@ enum RunCommand {
             (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
-            or got no response (wins over 1), 2 bad input, 64 usage.
+            or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
+            143 SIGTERM (the run record is still written).
             """,
         options: [
             .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
