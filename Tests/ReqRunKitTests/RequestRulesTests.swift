@@ -37,6 +37,14 @@ import Testing
         #expect(RedirectFollower.next(after: withKey, status: 307, to: "http://b.test/p", trustLocation: true).headers.count == 4)
     }
 
+    @Test func awsSessionTokenStaysWithItsOrigin() throws {
+        let prepared = try RequestPreparation.prepare(Request(url: "http://a.test/p"), scope: VariableScope(layers: []),
+            auth: .awsSigV4(accessKey: "AK", secretKey: "SK", region: "r", service: "s", sessionToken: "TOKEN")).get()
+        #expect(prepared.headers.contains(named: "X-Amz-Security-Token"))
+        let next = RedirectFollower.next(after: prepared, status: 302, to: "http://b.test/p", trustLocation: false)
+        #expect(!next.headers.contains(named: "X-Amz-Security-Token") && next.transferAuth == nil)
+    }
+
     @Test func locationsResolveAgainstTheRequest() {
         #expect(RedirectFollower.resolve("/x y?q=ü", against: "http://h:1/a/b")?.url == "http://h:1/x%20y?q=%C3%BC")
         #expect(RedirectFollower.resolve("c", against: "http://h/a/b")?.url == "http://h/a/c")
@@ -137,5 +145,24 @@ import Testing
         let fields = [HeaderField(name: "Set-Cookie", value: "a=1"), HeaderField(name: "x", value: "y"), HeaderField(name: "set-cookie", value: "b=2")]
         #expect(fields.values(named: "SET-COOKIE") == ["a=1", "b=2"] && fields.last(named: "set-cookie") == "b=2")
         #expect(fields.contains(named: "X") && !fields.contains(named: "z"))
+    }
+}
+
+@Suite struct StatusCheckGuardTests {
+    private func translated(_ script: String) -> [String] {
+        StatusCheckScanner.scan(script.components(separatedBy: "\n")).map(\.statement)
+    }
+
+    @Test func checksUnderAConditionInTheSameStatementAreNotTranslated() {
+        #expect(translated("if (x) pm.response.to.have.status(200);").isEmpty)
+        #expect(translated("var ok = y && pm.response.to.have.status(201);").isEmpty)
+        #expect(translated("z ? pm.response.to.have.status(202) : 0;").isEmpty)
+        #expect(translated("pm.response.to.have.status(203) || fallback();").isEmpty)
+        #expect(translated("else pm.expect(pm.response.code).to.eql(204);").isEmpty)
+    }
+
+    @Test func plainChecksAreTranslated() {
+        #expect(translated("pm.test(\"is it ok?\", () => pm.response.to.have.status(200));") == ["pm.response.to.have.status(200)"])
+        #expect(translated("pm.test(\"s\", function () {\n  pm.expect(pm.response.code).to.eql(201);\n});") == ["pm.expect(pm.response.code).to.eql(201)"])
     }
 }

@@ -76,6 +76,7 @@ struct FieldReader {
         guard case .array(let items) = node.value else {
             throw error(node, childPath(key), "expected an array, found \(node.kindDescription)")
         }
-        return items.enumerated().map { (node: $1, path: "\(childPath(key))[\($0)]") }
+        let base = childPath(key) + "["
+        return items.enumerated().map { (node: $1, path: base + String($0) + "]") }
     }
 }

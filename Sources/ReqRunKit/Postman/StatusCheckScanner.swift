@@ -84,7 +84,8 @@ enum StatusCheckScanner {
                 for match in pattern.matches(in: line, range: range) {
                     guard let state = states[match.range.location], !state.conditional,
                           let value = Range(match.range(at: 1), in: line), let (codes, classes) = meaning(String(line[value])),
-                          let whole = Range(match.range, in: line) else { continue }
+                          let whole = Range(match.range, in: line),
+                          !isGuarded(before: state.statement, after: line[whole.upperBound...]) else { continue }
                     checks.append(Check(line: index, codes: codes, classes: classes, statement: String(line[whole])))
                 }
             }
@@ -103,6 +104,18 @@ enum StatusCheckScanner {
             }
         }
         return checks.sorted { ($0.line, $0.statement) < ($1.line, $1.statement) }
+    }
+
+    /// Whether an assertion runs only under a condition written in the same statement: a brace-less
+    /// `if (…)`/`else`/loop before it, or `&&`, `||`, `?`, `!` around it.
+    private static func isGuarded(before: String, after: Substring) -> Bool {
+        // Quoted text (a test's name such as "is it ok?") says nothing about conditions.
+        let head = before.replacingOccurrences(of: #""[^"]*"|'[^']*'"#, with: "\"\"", options: .regularExpression)
+            .trimmingCharacters(in: .whitespaces)
+        let tail = after.trimmingCharacters(in: .whitespaces)
+        let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head == $0 || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
+        return conditionalStart || head.contains("&&") || head.contains("||") || head.contains("?") || head.hasSuffix("!")
+            || tail.hasPrefix("&&") || tail.hasPrefix("||") || tail.hasPrefix("?")
     }
 
     /// What a block opened after `header` is: a conditional branch, a `pm.test` callback or anything else.

@@ -267,6 +267,7 @@ public enum RequestPreparation {
                 let token = try value(sessionToken, "sessionToken")
                 addHeader("X-Amz-Security-Token", token)
                 prepared.secrets.append(token)
+                prepared.credentialHeaderNames.insert("x-amz-security-token")
             }
         }
     }
