@@ -7,7 +7,8 @@ public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
 
-    public init() { bytes.reserveCapacity(4096) }
+    /// - Parameter capacity: the expected size in bytes (saves regrowing the buffer).
+    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
     /// Spaces for indentation, copied in one go (a byte-by-byte loop showed in profiles).
     private static let spaces = [UInt8](repeating: 0x20, count: 256)

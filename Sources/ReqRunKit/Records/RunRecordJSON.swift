@@ -3,7 +3,7 @@
 extension RunRecord {
     /// The record as pretty JSON with sorted keys, ending in a line feed.
     public func jsonBytes() -> [UInt8] {
-        var w = JSONWriter()
+        var w = JSONWriter(capacity: 4096 + 2048 * results.count)
         write(&w)
         return w.bytes + [0x0A]
     }

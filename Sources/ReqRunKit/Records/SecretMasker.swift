@@ -31,14 +31,15 @@ public struct SecretMasker: Sendable {
     }
 
     public func mask(_ text: String) -> String {
-        guard enabled else { return text }
+        guard enabled, !values.isEmpty else { return text }
         var text = text
         for value in values where text.contains(value) { text = text.replacingOccurrences(of: value, with: Self.mask) }
         return text
     }
 
     public func mask(_ headers: [HeaderField]) -> [HeaderField] {
-        guard enabled else { return headers }
+        // Nothing to do (the common case) costs a scan, not a copy.
+        guard enabled, !values.isEmpty || headers.contains(where: { $0.hasName(in: Self.sensitiveHeaderNames) }) else { return headers }
         return headers.map { field in
             HeaderField(name: field.name,
                         value: field.hasName(in: Self.sensitiveHeaderNames) ? Self.mask : mask(field.value))
@@ -55,6 +56,13 @@ public struct SecretMasker: Sendable {
     /// A result with every secret masked (the body hash and sizes stay those of the real content).
     public func mask(_ result: RequestResult) -> RequestResult {
         guard enabled else { return result }
+        // Without secret values only sensitive header fields can need masking; most results have none.
+        if values.isEmpty {
+            var r = result
+            if let headers = r.request?.headers { r.request?.headers = mask(headers) }
+            if let headers = r.response?.headers { r.response?.headers = mask(headers) }
+            return r
+        }
         var r = result
         r.url = mask(r.url)
         if let message = r.error?.message { r.error?.message = mask(message) }

@@ -33,8 +33,8 @@ public struct PreparedRequest: Sendable, Equatable {
 
     /// The URI scheme in lower case (`http`, `wss`, …).
     public var scheme: String {
-        guard let end = url.range(of: "://") else { return "http" }
-        return url[..<end.lowerBound].lowercased()
+        guard let end = URLNormalizer.schemeEnd(url) else { return "http" }
+        return String(decoding: url.utf8.prefix(end), as: UTF8.self).lowercased()
     }
 }
 
@@ -115,7 +115,7 @@ public enum RequestPreparation {
     public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
             var url = try resolve(request.url, scope, field: "url")
-            if url.range(of: "://") == nil { url = "http://" + url }
+            if URLNormalizer.schemeEnd(url) == nil { url = "http://" + url }
             for (i, parameter) in request.query.enumerated() {
                 url = URLQuery.appending(name: try resolve(parameter.name, scope, field: "query[\(i)].name"),
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)

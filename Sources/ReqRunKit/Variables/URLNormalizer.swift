@@ -26,11 +26,15 @@ public enum URLNormalizer {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
+        outer: for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
+            for j in 1..<needle.count where haystack[i + j] != needle[j] { continue outer }
             return i
         }
         return nil
     }
+
+    /// The UTF-8 offset of `://` in `url`, if it has one.
+    public static func schemeEnd(_ url: String) -> Int? { find(Array("://".utf8), in: Array(url.utf8)) }
 
     /// - Throws: `PreparationFailure.invalidURL` for a host that cannot be converted.
     public static func normalize(_ url: String) throws(PreparationFailure) -> String {
