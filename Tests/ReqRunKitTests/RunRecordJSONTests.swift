@@ -34,4 +34,38 @@ import Testing
         let response = text[text.range(of: "\"response\": {")!.upperBound...]
         #expect(response.range(of: "\"bodySHA256\"")!.lowerBound < response.range(of: "\"bodySize\"")!.lowerBound)
     }
+
+    /// Strings long enough to cross the writer's eight-byte scanning steps, with every kind of escape at
+    /// various offsets; Foundation's parser must read back exactly what went in.
+    @Test func writerEscapesStringsAndWritesIntegers() throws {
+        let samples = ["", "plain", "exactly8", "sixteen-bytes-ab", "q\"uote", "back\\slash at 9", "tab\tnl\ncr\r",
+                       "\u{01}\u{1F}\u{7F} end", "ünïcödé ✓ 𝄞 and a \" after eight", String(repeating: "a", count: 31) + "\"",
+                       "\u{08}\u{0C}"]
+        let integers = [0, 7, -7, 10, 99, 100, 1_234_567_890, Int.max, Int.min]
+        var w = JSONWriter(capacity: 8)  // tiny, so the buffer must grow
+        w.object { w in
+            w.field("integers", integers) { w, n in w.int(n) }
+            w.field("strings", samples) { w, s in w.string(s) }
+        }
+        let bytes = w.finish()
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(parsed["strings"] as? [String] == samples)
+        #expect((parsed["integers"] as? [NSNumber])?.map(\.int64Value) == integers.map(Int64.init))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\"\\u0001\\u001f\u{7F} end\""))  // DEL needs no escape in JSON
+        #expect(text.hasSuffix("]\n}\n"))
+    }
+
+    @Test func timeStampsAndGroupIDText() {
+        // 2026-11-29T13:34:28.123Z; the .9996 checks that milliseconds are truncated, never rounded up to 1000.
+        let date = Date(timeIntervalSince1970: 1_795_959_268.1239)
+        #expect(RunID.iso8601(date) == "2026-11-29T13:34:28.123Z")
+        #expect(RunID.timestamp(date) == "20261129-133428-123")
+        #expect(RunID.iso8601(Date(timeIntervalSince1970: 946_684_799.9996)) == "1999-12-31T23:59:59.999Z")
+        #expect(RunID.isRunID(RunID.make(date)))
+        for _ in 0..<20 {
+            let id = UUID()
+            #expect(id.lowercasedText == id.uuidString.lowercased())
+        }
+    }
 }

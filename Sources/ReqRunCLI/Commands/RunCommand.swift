@@ -106,7 +106,7 @@ enum RunCommand {
             references = Outline(collections: context.collections, expansion: .transient(Set(groups.map(\.group.id))))
                 .requests(underGroups: Set(groups.map(\.group.id)))
             selection = RunSelection(mode: "groups", groups: groups.map {
-                SelectedGroup(path: $0.displayPath, id: $0.group.id.uuidString.lowercased())
+                SelectedGroup(path: $0.displayPath, id: $0.group.id.lowercasedText)
             })
         }
         selection.overriddenVariables = overrides.keys.sorted()

@@ -161,7 +161,7 @@ private struct Scheduler {
     private func notRun(_ position: Int, _ reason: String) -> RequestResult {
         let reference = references[position]
         return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                             groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
+                             groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: reference.request.url, outcome: .notRun,
                              error: ResultError(message: reason))
     }
@@ -169,7 +169,7 @@ private struct Scheduler {
     private func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
         let reference = references[position]
         return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                             groupID: reference.groups.last!.id.uuidString.lowercased(), name: reference.request.name,
+                             groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: url, outcome: outcome, error: error)
     }
 

@@ -95,37 +95,38 @@ public struct JSONNode: Sendable, Equatable {
         out += String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `s` as a JSON string literal to UTF-8 bytes. Works on bytes (multi-byte characters never
-    /// need escaping), copying runs that need none in one go: this is on the hot path of every record.
+    /// Appends `s` as a JSON string literal to UTF-8 bytes, copying runs that need no escape in one go.
     public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
             var runStart = 0
-            var i = 0
-            let count = utf8.count
-            while i < count {
-                let byte = utf8[i]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C { i += 1; continue }
+            var nonASCII = false
+            while true {
+                let i = JSONStringScan.firstSpecial(in: utf8, from: runStart, nonASCII: &nonASCII)
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                switch byte {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    let digits = hex.utf8Start
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-                }
-                i += 1
-                runStart = i
+                guard i < utf8.count else { break }
+                out.append(contentsOf: escape(utf8[i]))
+                runStart = i + 1
             }
-            if runStart < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape sequence of a byte that `JSONStringScan.isSpecial` (RFC 8259 §7: the short forms where
+    /// there is one, `\u00XX` for the other controls).
+    static func escape(_ byte: UInt8) -> [UInt8] {
+        switch byte {
+        case 0x22: return [0x5C, 0x22]
+        case 0x5C: return [0x5C, 0x5C]
+        case 0x0A: return [0x5C, UInt8(ascii: "n")]
+        case 0x0D: return [0x5C, UInt8(ascii: "r")]
+        case 0x09: return [0x5C, UInt8(ascii: "t")]
+        case 0x08: return [0x5C, UInt8(ascii: "b")]
+        case 0x0C: return [0x5C, UInt8(ascii: "f")]
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            return [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
     }
 }

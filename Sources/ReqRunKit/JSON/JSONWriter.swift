@@ -1,41 +1,103 @@
-/// Writes pretty JSON (two-space indentation, `"key": value`) straight into bytes.
+/// Writes pretty JSON (two-space indentation, `"key": value`) straight into a byte buffer it owns.
 ///
 /// Run records and `list --json` trees are written with it rather than `JSONEncoder`, whose generic
-/// machinery cost a third of a 1,000-request run (measured with callgrind); the types list their keys in
-/// sorted order themselves, so the output stays sorted and stable.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = []
+/// machinery cost a third of a 1,000-request run (measured with callgrind). The types list their keys in
+/// sorted order themselves, so the output stays sorted and stable. The buffer is raw memory grown by
+/// doubling: with `[UInt8]`, the uniqueness and capacity checks of each small append were most of the cost
+/// of a record (callgrind, 1,000 results: 68 M instructions before, see `scripts/bench`).
+///
+/// Keys are `StaticString`s: every key is a literal at its call site, so it is copied without escaping.
+/// Nesting is limited to 64 levels (records and outlines use 7); deeper nesting stops the program.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// Open containers, innermost last; bit `depth - 1` of `hasItems` says whether that one has an item yet.
+    private var depth = 0
+    private var hasItems: UInt64 = 0
 
     /// - Parameter capacity: the expected size in bytes (saves regrowing the buffer).
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    /// Spaces for indentation, copied in one go (a byte-by-byte loop showed in profiles).
-    private static let spaces = [UInt8](repeating: 0x20, count: 256)
+    deinit { base.deallocate() }
+
+    /// The bytes written so far followed by a line feed, as an array (one copy).
+    public consuming func finish() -> [UInt8] {
+        append(0x0A)
+        return [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    // MARK: Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(extra) }
+    }
+
+    private mutating func grow(_ extra: Int) {
+        var newCapacity = capacity * 2
+        while count + extra > newCapacity { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        (base + count).update(from: bytes, count: n)
+        count += n
+    }
+
+    @inline(__always)
+    private mutating func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
+
+    /// A line feed and 256 spaces: a new line at any depth is one copy of a prefix of it.
+    private static let indentation: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 256)
 
     private mutating func newline() {
-        bytes.append(0x0A)
-        let width = min(2 * needsComma.count, Self.spaces.count)
-        Self.spaces.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<width])) }
+        let width = 1 + min(2 * depth, 256)
+        reserve(width)
+        Self.indentation.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: width) }
+        count += width
     }
 
     /// Separator and indentation before a member or element.
     private mutating func nextItem() {
-        if needsComma.last == true { bytes.append(UInt8(ascii: ",")) }
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
+        if depth > 0 {
+            let bit: UInt64 = 1 << UInt64(depth - 1)
+            if hasItems & bit != 0 { append(UInt8(ascii: ",")) } else { hasItems |= bit }
+        }
         newline()
     }
 
     private mutating func open(_ byte: UInt8) {
-        bytes.append(byte)
-        needsComma.append(false)
+        append(byte)
+        precondition(depth < 64, "JSONWriter nests at most 64 levels")
+        depth += 1
+        hasItems &= ~(1 << UInt64(depth - 1))
     }
 
     private mutating func close(_ byte: UInt8) {
-        let hadItems = needsComma.removeLast()
+        let hadItems = hasItems & (1 << UInt64(depth - 1)) != 0
+        depth -= 1
         if hadItems { newline() }
-        bytes.append(byte)
+        append(byte)
     }
+
+    // MARK: Values
 
     /// `{`…`}` around `body`, which writes members with `key`.
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -54,30 +116,67 @@ public struct JSONWriter {
         close(UInt8(ascii: "]"))
     }
 
-    /// Starts a member: `"key": `; the value follows.
-    public mutating func key(_ key: String) {
+    /// Starts a member: `"key": `; the value follows. `key` needs no escaping (it is a literal name).
+    public mutating func key(_ key: StaticString) {
         nextItem()
-        string(key)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(0x20)
+        append(UInt8(ascii: "\""))
+        append(key)
+        append("\": ")
     }
 
-    public mutating func string(_ value: String) { JSONNode.appendQuoted(value, to: &bytes) }
+    /// A JSON string literal (RFC 8259 §7: quote, reverse solidus and control characters escaped; other
+    /// characters, non-ASCII included, copied as UTF-8).
+    public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            append(UInt8(ascii: "\""))
+            var runStart = 0
+            var nonASCII = false
+            while true {
+                let i = JSONStringScan.firstSpecial(in: utf8, from: runStart, nonASCII: &nonASCII)
+                if runStart < i { append(utf8.baseAddress! + runStart, i - runStart) }
+                guard i < utf8.count else { break }
+                // Escapes are rare: the shared table's small array costs nothing that shows.
+                let escaped = JSONNode.escape(utf8[i])
+                escaped.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
+                runStart = i + 1
+            }
+            append(UInt8(ascii: "\""))
+        }
+    }
 
-    public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
-    public mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    /// A decimal integer, written in place without going through `String`.
+    public mutating func int(_ value: Int) {
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 { rest /= 10; digits += 1 }
+        let length = digits + (value < 0 ? 1 : 0)
+        reserve(length)
+        var end = count + length
+        repeat {
+            end -= 1
+            base[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 { base[count] = UInt8(ascii: "-") }
+        count += length
+    }
+
+    public mutating func bool(_ value: Bool) { append(value ? "true" : "false") }
 
     // Members, for brevity at the call sites; optional ones are left out when nil, as JSONEncoder does.
-    public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    public mutating func field(_ name: String, _ value: Int) { key(name); int(value) }
-    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    public mutating func field(_ name: String, _ value: String?) { if let value { field(name, value) } }
-    public mutating func field(_ name: String, _ value: Int?) { if let value { field(name, value) } }
-    public mutating func field<S: Sequence>(_ name: String, _ items: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+    public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    public mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
+    public mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    public mutating func field(_ name: StaticString, _ value: String?) { if let value { field(name, value) } }
+    public mutating func field(_ name: StaticString, _ value: Int?) { if let value { field(name, value) } }
+    public mutating func field<S: Sequence>(_ name: StaticString, _ items: S, _ element: (inout JSONWriter, S.Element) -> Void) {
         key(name)
         array(items, element)
     }
-    public mutating func field(_ name: String, object body: (inout JSONWriter) -> Void) {
+    public mutating func field(_ name: StaticString, object body: (inout JSONWriter) -> Void) {
         key(name)
         object(body)
     }

@@ -58,7 +58,7 @@ public enum CollectionEncoder {
 
     private static func encode(_ group: RequestGroup) -> Value {
         var members: [(String, Value)] = [("name", .string(group.name))]
-        if !group.idIsDerived { members.append(("id", .string(group.id.uuidString.lowercased()))) }
+        if !group.idIsDerived { members.append(("id", .string(group.id.lowercasedText))) }
         if !group.variables.isEmpty { members.append(("variables", variables(group.variables))) }
         if let auth = group.auth { members.append(("auth", encode(auth))) }
         if !group.requests.isEmpty { members.append(("requests", .array(group.requests.map(encode)))) }

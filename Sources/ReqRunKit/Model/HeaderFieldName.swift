@@ -3,6 +3,8 @@ extension HeaderField {
     /// tokens (ASCII), so ASCII case folding is exact; it allocates nothing, unlike `lowercased()`, which
     /// matters on the per-request path.
     public func hasName(_ name: String) -> Bool {
+        // Different lengths can't match (a constant-time check on native strings: most calls end here).
+        guard self.name.utf8.count == name.utf8.count else { return false }
         var a = self.name.utf8.makeIterator(), b = name.utf8.makeIterator()
         while true {
             switch (a.next(), b.next()) {

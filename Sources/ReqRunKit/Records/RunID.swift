@@ -19,16 +19,48 @@ public enum RunID {
 
     /// `YYYYMMDD-HHMMSS-mmm` in UTC, safe in file names.
     public static func timestamp(_ date: Date) -> String {
-        let (t, ms) = utc(date)
-        return pad(Int(t.tm_year) + 1900, 4) + pad(Int(t.tm_mon) + 1, 2) + pad(Int(t.tm_mday), 2) + "-"
-            + pad(Int(t.tm_hour), 2) + pad(Int(t.tm_min), 2) + pad(Int(t.tm_sec), 2) + "-" + pad(ms, 3)
+        format(date, "YYYYMMDD-hhmmss-SSS")
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T13:34:28.123Z`.
     public static func iso8601(_ date: Date) -> String {
+        format(date, "YYYY-MM-DDThh:mm:ss.SSSZ")
+    }
+
+    /// Fills `pattern`'s runs of `Y`, `M`, `D`, `h`, `m`, `s`, `S` (milliseconds) with zero-padded digits;
+    /// other characters are copied. On bytes: a time stamp is written for every request of a run, and
+    /// building it from `String(Int)` pieces cost 10,000 instructions a call (callgrind).
+    private static func format(_ date: Date, _ pattern: StaticString) -> String {
         let (t, ms) = utc(date)
-        return pad(Int(t.tm_year) + 1900, 4) + "-" + pad(Int(t.tm_mon) + 1, 2) + "-" + pad(Int(t.tm_mday), 2) + "T"
-            + pad(Int(t.tm_hour), 2) + ":" + pad(Int(t.tm_min), 2) + ":" + pad(Int(t.tm_sec), 2) + "." + pad(ms, 3) + "Z"
+        return String(unsafeUninitializedCapacity: pattern.utf8CodeUnitCount) { buffer in
+            var i = pattern.utf8CodeUnitCount - 1
+            // Right to left, so each run's last letter takes the value's last digit.
+            var remaining: (letter: UInt8, value: Int) = (0, 0)
+            while i >= 0 {
+                let letter = pattern.utf8Start[i]
+                let value: Int?
+                switch letter {
+                case UInt8(ascii: "Y"): value = Int(t.tm_year) + 1900
+                case UInt8(ascii: "M"): value = Int(t.tm_mon) + 1
+                case UInt8(ascii: "D"): value = Int(t.tm_mday)
+                case UInt8(ascii: "h"): value = Int(t.tm_hour)
+                case UInt8(ascii: "m"): value = Int(t.tm_min)
+                case UInt8(ascii: "s"): value = Int(t.tm_sec)
+                case UInt8(ascii: "S"): value = ms
+                default: value = nil
+                }
+                if let value {
+                    if remaining.letter != letter { remaining = (letter, value) }
+                    buffer[i] = UInt8(ascii: "0") + UInt8(remaining.value % 10)
+                    remaining.value /= 10
+                } else {
+                    buffer[i] = letter
+                    remaining.letter = 0
+                }
+                i -= 1
+            }
+            return pattern.utf8CodeUnitCount
+        }
     }
 
     /// The UTC calendar fields (C's `gmtime_r`, cheap enough for a time stamp per request) and milliseconds,
@@ -39,10 +71,5 @@ public enum RunID {
         var fields = tm()
         gmtime_r(&seconds, &fields)
         return (fields, ((milliseconds % 1000) + 1000) % 1000)
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

@@ -5,7 +5,7 @@ extension RunRecord {
     public func jsonBytes() -> [UInt8] {
         var w = JSONWriter(capacity: 4096 + 2048 * results.count)
         write(&w)
-        return w.bytes + [0x0A]
+        return w.finish()
     }
 
     func write(_ w: inout JSONWriter) {

@@ -19,7 +19,7 @@ public enum GroupResolver {
             }
             if matches.count > 1 {
                 throw SelectionError.ambiguous(argument: argument, candidates: matches.map {
-                    "\($0.collectionName): \($0.displayPath) (\($0.group.id.uuidString.lowercased()))"
+                    "\($0.collectionName): \($0.displayPath) (\($0.group.id.lowercasedText))"
                 })
             }
             if !result.contains(where: { $0.group.id == matches[0].group.id }) { result.append(matches[0]) }
@@ -37,7 +37,7 @@ public enum GroupResolver {
         if !byName.isEmpty { return byName }
         let prefix = argument.lowercased()
         if prefix.count >= 4, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            return entries.filter { $0.group.id.uuidString.lowercased().hasPrefix(prefix) }
+            return entries.filter { $0.group.id.lowercasedText.hasPrefix(prefix) }
         }
         return []
     }

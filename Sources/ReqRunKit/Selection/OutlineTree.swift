@@ -71,7 +71,7 @@ public struct OutlineTree: Codable, Sendable, Equatable {
                     groups.append(node(child, parents: path, parentVisible: childrenVisible, parentsExpanded: childrenVisible))
                 }
             }
-            return GroupNode(id: group.id.uuidString.lowercased(), idIsDerived: group.idIsDerived, name: group.name,
+            return GroupNode(id: group.id.lowercasedText, idIsDerived: group.idIsDerived, name: group.name,
                              path: path.joined(separator: "/"), expanded: expanded, visible: parentVisible,
                              requestCount: group.requestCount, requests: requests, groups: groups)
         }
@@ -101,7 +101,7 @@ extension OutlineTree {
             w.field("expansion", expansion)
             w.field("workspace", workspace)
         }
-        return w.bytes + [0x0A]
+        return w.finish()
     }
 }
 

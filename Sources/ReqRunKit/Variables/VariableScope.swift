@@ -95,7 +95,7 @@ public struct VariableScope: Sendable {
     /// Postman's dynamic variables; nil for any other name.
     static func dynamicValue(_ name: String) -> String? {
         switch name {
-        case "$guid", "$randomUUID": return UUID().uuidString.lowercased()
+        case "$guid", "$randomUUID": return UUID().lowercasedText
         case "$timestamp": return String(Int(Date().timeIntervalSince1970))
         case "$isoTimestamp": return RunID.iso8601(Date())
         case "$randomInt": return String(Int.random(in: 0...1000))

@@ -46,7 +46,7 @@ public enum GroupIndex {
                 }
                 throw InputError(
                     file: entry.file, location: entry.group.location, fieldPath: entry.fieldPath,
-                    reason: "group '\(entry.displayPath)' has the id \(entry.group.id.uuidString.lowercased()), which group "
+                    reason: "group '\(entry.displayPath)' has the id \(entry.group.id.lowercasedText), which group "
                         + "'\(first.displayPath)' already uses at \(first.file):\(first.group.location) (\(first.fieldPath)); "
                         + "group ids must be unique in a workspace")
             }
