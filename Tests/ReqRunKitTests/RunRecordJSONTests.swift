@@ -63,9 +63,49 @@ import Testing
         #expect(RunID.timestamp(date) == "20261129-133428-123")
         #expect(RunID.iso8601(Date(timeIntervalSince1970: 946_684_799.9996)) == "1999-12-31T23:59:59.999Z")
         #expect(RunID.isRunID(RunID.make(date)))
+        #expect(RunID.isRunID("20261129-133428-123-4F2a"))
+        for notAnID in ["20261129-133428-123-4f2g", "20261129_133428-123-4f2a", "20261129-133428-123-4f2", "20261129-133428-123-4f2a0", ""] {
+            #expect(!RunID.isRunID(notAnID), "\(notAnID)")
+        }
         for _ in 0..<20 {
             let id = UUID()
             #expect(id.lowercasedText == id.uuidString.lowercased())
         }
+    }
+
+    /// The streaming writer (a 64-byte buffer here, so every few fields go out, and one string longer than
+    /// the buffer) produces exactly the bytes of the in-memory one; `RunStore.save` writes through it.
+    @Test func streamedOutputMatchesTheBufferedOne() throws {
+        let long = String(repeating: "0123456789", count: 30) + "\"end\""
+        func document(_ w: inout JSONWriter) {
+            w.object { w in
+                w.field("long", long)
+                w.field("numbers", Array(0..<50)) { w, n in w.object { w in w.field("n", n); w.field("text", "item \(n)") } }
+                // Deep enough that one line's indentation is longer than the 64-byte buffer.
+                w.key("nested")
+                nest(&w, 40)
+            }
+        }
+        func nest(_ w: inout JSONWriter, _ levels: Int) {
+            w.array(levels > 0 ? [levels] : []) { w, n in nest(&w, n - 1) }
+        }
+        var buffered = JSONWriter()
+        document(&buffered)
+        var chunks: [[UInt8]] = []
+        var streamed = JSONWriter(bufferSize: 64, sink: { chunks.append(Array($0)) })
+        document(&streamed)
+        streamed.finishToSink()
+        let expected = buffered.finish()
+        #expect(chunks.count > 10)
+        #expect(chunks.flatMap { $0 } == expected)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-stream-\(UUID().lowercasedText)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = RunRecord(id: RunID.make(Date()), startedAt: "s", endedAt: "e", reqrunVersion: "r", libcurlVersion: "l",
+                               workspace: "/w", environment: nil, selection: RunSelection(mode: "all"),
+                               results: (0..<40).map { RequestResult(index: $0, collection: "C", groupPath: ["g"], groupID: "g", name: "n\($0)",
+                                                                     method: "GET", url: "http://h/\($0)", outcome: .skipped) })
+        let file = try RunStore(directory: folder).save(record)
+        #expect(try Data(contentsOf: file) == Data(record.jsonBytes()))
     }
 }

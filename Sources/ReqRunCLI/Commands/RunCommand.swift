@@ -111,7 +111,7 @@ enum RunCommand {
         }
         selection.overriddenVariables = overrides.keys.sorted()
         // A --var that nothing uses is most likely a typo: say so rather than silently use the default.
-        let used = references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables) }
+        let used = overrides.isEmpty ? [] : references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables) }
         for name in overrides.keys.sorted() where !used.contains(name) && !references.isEmpty {
             var message = "--var \(name) is not used by the selected requests"
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }

@@ -51,6 +51,8 @@ public enum Runner {
 
     /// Which earlier requests each request waits for: those that capture a variable it refers to.
     static func dependencies(_ references: [RequestReference]) -> [Set<Int>] {
+        // Without captures nothing waits: skip finding every request's variables.
+        guard references.contains(where: { !$0.request.captures.isEmpty }) else { return Array(repeating: [], count: references.count) }
         var capturedBy: [String: [Int]] = [:]
         var result: [Set<Int>] = []
         for (position, reference) in references.enumerated() {

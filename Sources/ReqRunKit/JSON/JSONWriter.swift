@@ -8,10 +8,15 @@
 ///
 /// Keys are `StaticString`s: every key is a literal at its call site, so it is copied without escaping.
 /// Nesting is limited to 64 levels (records and outlines use 7); deeper nesting stops the program.
+///
+/// With a `sink`, the buffer is handed over whenever it fills instead of growing, so a large document (a
+/// 100,000-request outline, a long run's record) goes out through a fixed 64 KiB buffer: growing one
+/// buffer to the whole size touched megabytes of fresh pages (thousands of page faults a run).
 public struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// Open containers, innermost last; bit `depth - 1` of `hasItems` says whether that one has an item yet.
     private var depth = 0
     private var hasItems: UInt64 = 0
@@ -20,6 +25,15 @@ public struct JSONWriter: ~Copyable {
     public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        sink = nil
+    }
+
+    /// A writer that passes its output to `sink` in order, in chunks of up to `bufferSize` bytes (a longer
+    /// run of bytes, such as a long string, is passed as it is); call `finishToSink()` at the end.
+    public init(bufferSize: Int = 65_536, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        capacity = max(bufferSize, 64)
+        base = .allocate(capacity: capacity)
+        self.sink = sink
     }
 
     deinit { base.deallocate() }
@@ -30,6 +44,18 @@ public struct JSONWriter: ~Copyable {
         return [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// Writes the final line feed and hands what is left to the sink.
+    public consuming func finishToSink() {
+        append(0x0A)
+        drain()
+    }
+
+    private mutating func drain() {
+        guard count > 0, let sink else { return }
+        sink(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
+    }
+
     // MARK: Bytes
 
     @inline(__always)
@@ -38,6 +64,10 @@ public struct JSONWriter: ~Copyable {
     }
 
     private mutating func grow(_ extra: Int) {
+        if sink != nil {
+            drain()
+            return  // appends are at most `capacity` bytes with a sink
+        }
         var newCapacity = capacity * 2
         while count + extra > newCapacity { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -56,6 +86,11 @@ public struct JSONWriter: ~Copyable {
 
     @inline(__always)
     private mutating func append(_ bytes: UnsafePointer<UInt8>, _ n: Int) {
+        if n > capacity, let sink {
+            drain()
+            sink(UnsafeRawBufferPointer(start: bytes, count: n))
+            return
+        }
         reserve(n)
         (base + count).update(from: bytes, count: n)
         count += n
@@ -69,9 +104,7 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func newline() {
         let width = 1 + min(2 * depth, 256)
-        reserve(width)
-        Self.indentation.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: width) }
-        count += width
+        Self.indentation.withUnsafeBufferPointer { append($0.baseAddress!, width) }
     }
 
     /// Separator and indentation before a member or element.
@@ -129,7 +162,6 @@ public struct JSONWriter: ~Copyable {
     public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
             append(UInt8(ascii: "\""))
             var runStart = 0
             var nonASCII = false

@@ -11,9 +11,11 @@ public enum RunID {
 
     /// Whether `text` has the form of a run id (`20261129-133428-123-4f2a`).
     public static func isRunID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 4 && zip(parts, [8, 6, 3, 4]).allSatisfy { part, count in
-            part.count == count && part.allSatisfy { $0.isASCII && $0.isHexDigit }
+        // On bytes: `history` and pruning ask this of every file in the runs folder.
+        let shape = Array("xxxxxxxx-xxxxxx-xxx-xxxx".utf8)
+        return text.utf8.count == shape.count && zip(text.utf8, shape).allSatisfy { byte, expected in
+            expected == UInt8(ascii: "-") ? byte == expected
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
         }
     }
 

@@ -79,12 +79,17 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var responded: Int
 
     public init(_ results: [RequestResult]) {
-        total = results.count
-        responded = results.filter { $0.outcome == .response }.count
-        passed = results.filter { $0.outcome == .response && $0.passed }.count
+        // One pass that only reads: `filter` would copy every result it keeps.
+        (total, responded, passed, skipped, notRun) = (results.count, 0, 0, 0, 0)
+        for result in results {
+            switch result.outcome {
+            case .response: responded += 1; if result.passed { passed += 1 }
+            case .skipped: skipped += 1
+            case .notRun: notRun += 1
+            case .transportError, .invalid: break
+            }
+        }
         failed = responded - passed
-        skipped = results.filter { $0.outcome == .skipped }.count
-        notRun = results.filter { $0.outcome == .notRun }.count
         errors = total - responded - skipped - notRun
     }
 }

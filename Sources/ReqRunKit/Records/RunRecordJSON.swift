@@ -8,6 +8,13 @@ extension RunRecord {
         return w.finish()
     }
 
+    /// The same JSON as `jsonBytes()`, passed to `output` through a 64 KiB buffer.
+    public func writeJSON(to output: AtomicFile.Output) {
+        var w = JSONWriter(sink: { output.write($0) })
+        write(&w)
+        w.finishToSink()
+    }
+
     func write(_ w: inout JSONWriter) {
         w.object { w in
             w.field("endedAt", endedAt)

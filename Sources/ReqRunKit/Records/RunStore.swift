@@ -7,7 +7,7 @@ public struct RunStore: Sendable {
 
     public init(directory: URL) { self.directory = directory }
 
-    /// Writes `record` as pretty JSON with sorted keys (`RunRecord.jsonBytes`).
+    /// Writes `record` as pretty JSON with sorted keys (`RunRecord.writeJSON`, streamed to the file).
     /// - Returns: the file written.
     /// - Throws: `FileError` when the folder or file cannot be written.
     @discardableResult
@@ -15,7 +15,7 @@ public struct RunStore: Sendable {
         try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
         try StateStore.createPrivateDirectory(directory)
         let url = directory.appendingPathComponent("\(record.id).json")
-        try AtomicFile.write(record.jsonBytes(), to: url, mode: 0o600)
+        try AtomicFile.write(to: url, mode: 0o600) { record.writeJSON(to: $0) }
         return url
     }
 

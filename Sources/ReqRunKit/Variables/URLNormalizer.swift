@@ -38,6 +38,8 @@ public enum URLNormalizer {
 
     /// - Throws: `PreparationFailure.invalidURL` for a host that cannot be converted.
     public static func normalize(_ url: String) throws(PreparationFailure) -> String {
+        // Most URLs need nothing: all their bytes are kept as they are (and an ASCII host needs no IDNA).
+        if url.utf8.allSatisfy(isKept) { return url }
         let utf8 = Array(url.utf8)
         guard let parts = split(utf8) else { return String(decoding: encodeRest(utf8[...]), as: UTF8.self) }
         var out = Array(utf8[..<parts.authority.lowerBound])
@@ -75,7 +77,7 @@ public enum URLNormalizer {
         }
         guard !host.isEmpty else { throw .invalidURL("'\(url)' has no host") }
         // Characters that can never be part of a host name (RFC 3986 §3.2.2).
-        if let bad = host.first(where: { $0 <= 0x20 || $0 == 0x7F || Array("\"<>\\^`{|}".utf8).contains($0) }) {
+        if let bad = host.first(where: { $0 < 0x80 && !isKept($0) }) {
             throw .invalidURL("the host in '\(url)' contains \(bad == 0x20 ? "a space" : "the character '\(Character(UnicodeScalar(bad)))'")")
         }
         // An empty port is allowed (RFC 3986 §3.2.3).
@@ -114,14 +116,17 @@ public enum URLNormalizer {
         out.reserveCapacity(bytes.count)
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in bytes {
-            switch byte {
-            case 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
-                // Printable ASCII except space " < > \ ^ ` { | } (and `%`, which is in 0x23...0x3B, is kept).
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
+            if isKept(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] }
         }
         return out
+    }
+
+    /// Printable ASCII except space `" < > \ ^ ` { | }`: what a URL may hold as it is (RFC 3986 §2; `%`,
+    /// in 0x23...0x3B, is kept so existing escapes stay as written).
+    private static func isKept(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E: return true
+        default: return false
+        }
     }
 }
