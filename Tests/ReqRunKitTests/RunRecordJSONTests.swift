@@ -107,5 +107,10 @@ import Testing
                                                                      method: "GET", url: "http://h/\($0)", outcome: .skipped) })
         let file = try RunStore(directory: folder).save(record)
         #expect(try Data(contentsOf: file) == Data(record.jsonBytes()))
+        // Results encoded ahead (as the runner does during a run) are spliced in unchanged.
+        var again = record
+        again.id = RunID.make(Date().addingTimeInterval(1))
+        let spliced = try RunStore(directory: folder).save(again, encodedResults: again.results.map { $0.jsonFragment() })
+        #expect(try Data(contentsOf: spliced) == Data(again.jsonBytes()))
     }
 }

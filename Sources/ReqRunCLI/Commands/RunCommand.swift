@@ -136,11 +136,12 @@ enum RunCommand {
                                              bail: arguments.flag("--bail"), parallel: parallel)
         Interruption.install()
         let started = Date()
-        let record = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
+        let run = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
+        let record = run.record
         let runs = RunStore(directory: context.workspace.runsDirectory)
-        let file = try runs.save(record)
+        let file = try runs.save(record, encodedResults: run.encodedResults)
         runs.prune(keep: try context.historyLimit(terminal), sparing: record.id)
         for report in reports { try report.write(record) }
         // Wall time: with --parallel the requests' own times overlap.

@@ -95,7 +95,9 @@ public final class HTTPExecutor {
 
     /// Drives the transfers until at least one finishes or `timeoutMilliseconds` pass, and returns those
     /// that finished. On Ctrl-C (see `Interruption`) every transfer in flight ends as "interrupted".
-    public func waitForCompletions(timeoutMilliseconds: Int) -> [(tag: Int, result: TransferResult)] {
+    /// - Parameter whileWaiting: called when no transfer is ready instead of sleeping, as long as it returns
+    ///   true (it did a piece of deferred work); the sockets are checked again after each call.
+    public func waitForCompletions(timeoutMilliseconds: Int, whileWaiting: () -> Bool = { false }) -> [(tag: Int, result: TransferResult)] {
         var done = finishedEarly
         finishedEarly = []
         guard let multi, !inFlight.isEmpty else { return done }
@@ -113,6 +115,7 @@ public final class HTTPExecutor {
                 done.append((tag, finish(tag, code: message.pointee.data.result)))
             }
             if !done.isEmpty || ContinuousClock.now >= deadline { break }
+            if whileWaiting() { continue }
             // Sleeps until a socket is ready or at most 100 ms (curl's own timeouts fire inside perform;
             // the short wake-up lets Ctrl-C stop a slow transfer promptly).
             curl_multi_poll(multi, nil, 0, 100, nil)

@@ -10,17 +10,21 @@ import Foundation
 /// whatever order they finish in. With `parallel == 1` this is the plain sequential run.
 public enum Runner {
     /// - Parameter onResult: called for each request in list order, as soon as it and every request before
-    ///   it are done, with the masked result.
-    /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`).
+    ///   it are done, with the masked result, soon after: while the run waits for the network (`ResultPipeline`).
+    /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`),
+    ///   with its results' JSON already encoded.
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
-                           onResult: (RequestResult) -> Void = { _ in }) -> RunRecord {
-        var scheduler = Scheduler(references: references, configuration: configuration)
+                           onResult: @escaping (RequestResult) -> Void = { _ in }) -> CompletedRun {
+        let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets, onResult: onResult)
+        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline)
         let started = scheduler.runStart
-        scheduler.run(onResult: onResult)
-        return RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
-                         reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
-                         workspace: workspace.root.path, environment: configuration.environment?.name,
-                         selection: configuration.selection, results: scheduler.results.map { $0! })
+        scheduler.run()
+        let (results, encoded) = pipeline.finish()
+        let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
+                               reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
+                               workspace: workspace.root.path, environment: configuration.environment?.name,
+                               selection: configuration.selection, results: results)
+        return CompletedRun(record: record, encodedResults: encoded)
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -64,6 +68,13 @@ public enum Runner {
     }
 }
 
+/// A finished run: its record and, for `RunStore.save`, each result's record JSON
+/// (`RequestResult.jsonFragment()`), encoded while the run went on.
+public struct CompletedRun: Sendable {
+    public var record: RunRecord
+    public var encodedResults: [[UInt8]]
+}
+
 /// One request on its way: prepared, possibly redirected or retried.
 private struct Job {
     var scope: VariableScope
@@ -87,7 +98,10 @@ private struct Scheduler {
     let configuration: RunConfiguration
     let dependencies: [Set<Int>]
     let runStart = Date()
+    let pipeline: ResultPipeline
+    /// Finished results, not yet masked, with the secret values to mask in them.
     var results: [RequestResult?]
+    var secrets: [[String]]
     var captured = VariableLayer(source: "capture", values: [:])
     var jobs: [Int: Job] = [:]
     var notStarted: [Int]
@@ -99,24 +113,26 @@ private struct Scheduler {
     /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
     var fileLayerCache: [UUID: [VariableLayer]] = [:]
 
-    init(references: [RequestReference], configuration: RunConfiguration) {
+    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline) {
         self.references = references
         self.configuration = configuration
+        self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references)
         self.results = Array(repeating: nil, count: references.count)
+        self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
     }
 
-    mutating func run(onResult: (RequestResult) -> Void) {
+    mutating func run() {
         while reported < references.count {
             startReady()
-            report(onResult)
+            report()
             guard !jobs.isEmpty else {
                 if notStarted.isEmpty { break }
                 continue
             }
             wait()
-            report(onResult)
+            report()
         }
         executor?.close()
     }
@@ -217,7 +233,7 @@ private struct Scheduler {
         if let nextRetry {
             timeout = max(0, min(100, Int((nextRetry - now) / .milliseconds(1))))
         }
-        let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout) ?? []
+        let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout, whileWaiting: pipeline.processOne) ?? []
         if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
             Thread.sleep(forTimeInterval: Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
         }
@@ -298,17 +314,19 @@ private struct Scheduler {
         return result
     }
 
-    /// Masks and stores a finished result; remembers the first failure for `--bail`.
+    /// Stores a finished result and the secrets to mask in it; remembers the first failure for `--bail`
+    /// (masking changes no outcome).
     private mutating func complete(_ position: Int, _ result: RequestResult, secrets: [String]) {
-        let masked = SecretMasker(values: secrets, enabled: !configuration.showSecrets).mask(result)
-        results[position] = masked
-        if configuration.bail, masked.isFailure, stoppedBy == nil { stoppedBy = masked }
+        results[position] = result
+        self.secrets[position] = secrets
+        if configuration.bail, result.isFailure, stoppedBy == nil { stoppedBy = result }
     }
 
-    /// Reports finished results in list order.
-    private mutating func report(_ onResult: (RequestResult) -> Void) {
+    /// Hands finished results to the pipeline in list order.
+    private mutating func report() {
         while reported < results.count, let result = results[reported] {
-            onResult(result)
+            pipeline.submit(result, secrets: secrets[reported])
+            secrets[reported] = []
             reported += 1
         }
     }

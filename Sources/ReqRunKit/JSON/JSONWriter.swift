@@ -28,6 +28,14 @@ public struct JSONWriter: ~Copyable {
         sink = nil
     }
 
+    /// A writer for one value that will sit `depth` containers deep in a larger document (see `raw(_:)`):
+    /// its lines are indented for that depth. Take the bytes with `fragment()`.
+    public init(capacity: Int = 4096, depth: Int) {
+        self.init(capacity: capacity)
+        precondition(depth < 64, "JSONWriter nests at most 64 levels")
+        self.depth = depth
+    }
+
     /// A writer that passes its output to `sink` in order, in chunks of up to `bufferSize` bytes (a longer
     /// run of bytes, such as a long string, is passed as it is); call `finishToSink()` at the end.
     public init(bufferSize: Int = 65_536, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
@@ -42,6 +50,11 @@ public struct JSONWriter: ~Copyable {
     public consuming func finish() -> [UInt8] {
         append(0x0A)
         return [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes of a value written with `init(capacity:depth:)`, without a final line feed.
+    public consuming func fragment() -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Writes the final line feed and hands what is left to the sink.
@@ -197,6 +210,11 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func bool(_ value: Bool) { append(value ? "true" : "false") }
+
+    /// A value already written by a fragment writer at this depth (`init(capacity:depth:)`), copied as is.
+    public mutating func raw(_ fragment: [UInt8]) {
+        fragment.withUnsafeBufferPointer { if let start = $0.baseAddress { append(start, $0.count) } }
+    }
 
     // Members, for brevity at the call sites; optional ones are left out when nil, as JSONEncoder does.
     public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }

@@ -9,13 +9,15 @@ extension RunRecord {
     }
 
     /// The same JSON as `jsonBytes()`, passed to `output` through a 64 KiB buffer.
-    public func writeJSON(to output: AtomicFile.Output) {
+    /// - Parameter encodedResults: `results[i].jsonFragment()` for each result, when already made (the
+    ///   runner encodes results during the run, off the thread that drives the transfers); else encoded here.
+    public func writeJSON(to output: AtomicFile.Output, encodedResults: [[UInt8]]? = nil) {
         var w = JSONWriter(sink: { output.write($0) })
-        write(&w)
+        write(&w, encodedResults: encodedResults)
         w.finishToSink()
     }
 
-    func write(_ w: inout JSONWriter) {
+    func write(_ w: inout JSONWriter, encodedResults: [[UInt8]]? = nil) {
         w.object { w in
             w.field("endedAt", endedAt)
             w.field("environment", environment)
@@ -23,7 +25,12 @@ extension RunRecord {
             w.field("id", id)
             w.field("libcurlVersion", libcurlVersion)
             w.field("reqrunVersion", reqrunVersion)
-            w.field("results", results) { w, r in r.write(&w) }
+            if let encodedResults {
+                precondition(encodedResults.count == results.count, "one encoded result per result")
+                w.field("results", encodedResults) { w, bytes in w.raw(bytes) }
+            } else {
+                w.field("results", results) { w, r in r.write(&w) }
+            }
             w.field("selection", object: { w in
                 w.field("groups", selection.groups) { w, g in w.object { w in w.field("id", g.id); w.field("path", g.path) } }
                 w.field("mode", selection.mode)
@@ -45,6 +52,13 @@ extension RunRecord {
 }
 
 extension RequestResult {
+    /// The result as it appears in a record's `results` array (two levels deep), for `RunRecord.writeJSON`.
+    public func jsonFragment() -> [UInt8] {
+        var w = JSONWriter(capacity: 4096, depth: 2)
+        write(&w)
+        return w.fragment()
+    }
+
     func write(_ w: inout JSONWriter) {
         w.object { w in
             w.field("attempts", attempts)

@@ -10,12 +10,13 @@ public struct RunStore: Sendable {
     /// Writes `record` as pretty JSON with sorted keys (`RunRecord.writeJSON`, streamed to the file).
     /// - Returns: the file written.
     /// - Throws: `FileError` when the folder or file cannot be written.
+    /// - Parameter encodedResults: the results' JSON when already encoded (`CompletedRun`).
     @discardableResult
-    public func save(_ record: RunRecord) throws -> URL {
+    public func save(_ record: RunRecord, encodedResults: [[UInt8]]? = nil) throws -> URL {
         try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
         try StateStore.createPrivateDirectory(directory)
         let url = directory.appendingPathComponent("\(record.id).json")
-        try AtomicFile.write(to: url, mode: 0o600) { record.writeJSON(to: $0) }
+        try AtomicFile.write(to: url, mode: 0o600) { record.writeJSON(to: $0, encodedResults: encodedResults) }
         return url
     }
 
