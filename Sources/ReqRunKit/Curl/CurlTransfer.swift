@@ -225,12 +225,14 @@ final class CurlTransfer {
     }
 
     fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.starts(with: "HTTP/".utf8) {
+        if HeaderLine.isStatusLine(bytes) {
             // A new status line: a 1xx interim response or a redirect came before; keep only the last block.
-            responseHeaders = []
+            responseHeaders.removeAll(keepingCapacity: true)
+            responseHeaders.reserveCapacity(16)
             // "HTTP/1.1 200 OK": the reason phrase is what follows the code (RFC 9112 §4), possibly empty.
-            let spaces = bytes.indices.filter { bytes[$0] == 0x20 }
-            reasonPhrase = spaces.count >= 2 ? HeaderLine.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(spaces[1] + 1)...])) : ""
+            let firstSpace = bytes.firstIndex(of: 0x20)
+            let secondSpace = firstSpace.flatMap { first in bytes[(first + 1)...].firstIndex(of: 0x20) }
+            reasonPhrase = secondSpace.map { HeaderLine.trimmed(UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)...])) } ?? ""
         } else if let first = bytes.first, first == 0x20 || first == 0x09, !responseHeaders.isEmpty {
             // Obsolete line folding (RFC 9112 §5.2): joins the previous field value with one space.
             responseHeaders[responseHeaders.count - 1].value += " " + HeaderLine.trimmed(bytes)

@@ -9,6 +9,13 @@ enum HeaderLine {
                            value: trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...])))
     }
 
+    /// Whether the line starts with `HTTP/` (a status line, RFC 9112 §4), compared byte by byte: generic
+    /// `starts(with:)` over a string's UTF-8 view cost more than the rest of the line's handling.
+    static func isStatusLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T") && bytes[2] == UInt8(ascii: "T")
+            && bytes[3] == UInt8(ascii: "P") && bytes[4] == UInt8(ascii: "/")
+    }
+
     /// The bytes as text without leading or trailing spaces, tabs, CR and LF.
     static func trimmed(_ bytes: UnsafeRawBufferPointer) -> String {
         var start = 0, end = bytes.count

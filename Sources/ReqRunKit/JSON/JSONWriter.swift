@@ -112,21 +112,26 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func append(_ text: StaticString) { append(text.utf8Start, text.utf8CodeUnitCount) }
 
-    /// A line feed and 256 spaces: a new line at any depth is one copy of a prefix of it.
-    private static let indentation: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 256)
+    /// A comma, a line feed and 128 spaces (64 levels): a separator at any depth is one copy of a slice of
+    /// this literal (from the start after an item, from the line feed before the first).
+    private static let separator: StaticString = ",\n                                                                                                                                "
 
-    private mutating func newline() {
-        let width = 1 + min(2 * depth, 256)
-        Self.indentation.withUnsafeBufferPointer { append($0.baseAddress!, width) }
+    @inline(__always)
+    private mutating func newline(comma: Bool = false) {
+        let skip = comma ? 0 : 1
+        append(Self.separator.utf8Start + skip, 2 - skip + 2 * depth)
     }
 
     /// Separator and indentation before a member or element.
+    @inline(__always)
     private mutating func nextItem() {
+        var comma = false
         if depth > 0 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
-            if hasItems & bit != 0 { append(UInt8(ascii: ",")) } else { hasItems |= bit }
+            comma = hasItems & bit != 0
+            hasItems |= bit
         }
-        newline()
+        newline(comma: comma)
     }
 
     private mutating func open(_ byte: UInt8) {
