@@ -61,6 +61,22 @@ import TestSupport
         #expect(error.description == "collections/x.json:1:68: groups[1].requests[0].url: missing required field 'url'")
     }
 
+    /// Element paths are kept as their array's path and a position until a message needs them.
+    @Test func nestedElementsNameTheirWholePath() throws {
+        let nested = try #require(inputError("""
+            {"name": "a", "groups": [{"name": "g"}, {"name": "h", "groups": [{"name": "i"}, {"name": "j",
+             "requests": [{"url": "u"}, {"url": "v"}, {"url": "w", "heders": {}}]}]}]}
+            """))
+        #expect(nested.description
+            == "collections/x.json:2:56: groups[1].groups[1].requests[2].heders: unknown field 'heders' (did you mean 'headers'?)")
+        let notAnObject = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": "u"}, 7]}]}"#))
+        #expect(notAnObject.description == "collections/x.json:1:67: groups[0].requests[1]: expected an object, found a number")
+        let tooDeep = try #require(inputError(#"{"name": "a", "groups": ["# + String(repeating: #"{"name": "g", "groups": ["#, count: 65)
+            + String(repeating: "]}", count: 65) + "]}"))
+        #expect(tooDeep.fieldPath == "groups[0]" + String(repeating: ".groups[0]", count: 64))
+        #expect(tooDeep.reason == "groups nest deeper than 64 levels")
+    }
+
     @Test func wronglyTypedFieldNamesItsPathAndType() throws {
         let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": 5}]}]}"#))
         #expect(error.description == "collections/x.json:1:61: groups[0].requests[0].url: expected a string, found a number")

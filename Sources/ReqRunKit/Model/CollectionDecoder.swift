@@ -34,7 +34,7 @@ public enum CollectionDecoder {
         let id = try reader.optionalString("id")
         let variables = try decodeVariables(reader)
         var groups: [RequestGroup] = []
-        for (node, path) in try reader.optionalArray("groups") {
+        for (node, path) in try reader.optionalElements("groups") {
             groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName, base: baseDirectory))
         }
         return RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
@@ -60,12 +60,15 @@ public enum CollectionDecoder {
         return variables
     }
 
-    private static func decodeGroup(_ node: JSONNode, path: String, parents: [String], file: String,
+    /// The fields a group may have (one array for the whole run rather than a literal per group).
+    private static let groupKeys = ["id", "name", "description", "variables", "auth", "requests", "groups"]
+
+    private static func decodeGroup(_ node: JSONNode, path: FieldPath, parents: [String], file: String,
                                     fileName: String, base: String) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "variables", "auth", "requests", "groups"])
+        try reader.rejectUnknownKeys(groupKeys)
         guard parents.count < maximumGroupDepth else {
-            throw reader.error(node, path, "groups nest deeper than \(maximumGroupDepth) levels")
+            throw reader.error(node, reader.path, "groups nest deeper than \(maximumGroupDepth) levels")
         }
         let name = try reader.requiredString("name")
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -86,11 +89,11 @@ public enum CollectionDecoder {
             derived = true
         }
         var requests: [Request] = []
-        for (child, childPath) in try reader.optionalArray("requests") {
+        for (child, childPath) in try reader.optionalElements("requests") {
             requests.append(try decodeRequest(child, path: childPath, file: file, base: base))
         }
         var groups: [RequestGroup] = []
-        for (child, childPath) in try reader.optionalArray("groups") {
+        for (child, childPath) in try reader.optionalElements("groups") {
             groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName, base: base))
         }
         return RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
@@ -98,10 +101,13 @@ public enum CollectionDecoder {
                             requests: requests, groups: groups, location: node.location)
     }
 
-    private static func decodeRequest(_ node: JSONNode, path: String, file: String, base: String) throws(InputError) -> Request {
+    /// The fields a request may have (one array for the whole run rather than a literal per request).
+    private static let requestKeys = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
+                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects"]
+
+    private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: String) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
-        try reader.rejectUnknownKeys(["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
-                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects"])
+        try reader.rejectUnknownKeys(requestKeys)
         let url = try reader.requiredString("url")
         let method = try reader.optionalString("method") ?? "GET"
         if method.isEmpty || !method.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) {
