@@ -26,7 +26,7 @@ enum ListCommand {
             : .saved(try context.savedExpansion(terminal))
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
-            terminal.out(String(decoding: OutlineTree(outline, workspace: context.workspace).jsonBytes(), as: UTF8.self))
+            terminal.outBytes(OutlineTree(outline, workspace: context.workspace).jsonBytes())
         } else {
             render(outline, terminal)
         }
