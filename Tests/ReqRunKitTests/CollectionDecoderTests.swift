@@ -77,6 +77,44 @@ import TestSupport
         #expect(tooDeep.reason == "groups nest deeper than 64 levels")
     }
 
+    /// A collection above `BackgroundRelease.minimumSize`, whose parsed tree is freed on another thread.
+    private func largeCollection(groups: Int = 240, requests: Int = 60, replacing: [String: String] = [:]) -> String {
+        var text = #"{"name": "Large", "groups": ["#
+        for g in 0..<groups {
+            if g > 0 { text += ", " }
+            text += #"{"name": "group \#(g)", "requests": ["#
+            for r in 0..<requests {
+                if r > 0 { text += ", " }
+                let request = #"{"name": "request \#(g)-\#(r)", "method": "GET", "url": "{{base}}/items/\#(g)/\#(r)"}"#
+                text += replacing["\(g)-\(r)"] ?? request
+            }
+            text += "]}"
+        }
+        return text + "]}"
+    }
+
+    @Test func largeCollectionsDecodeWhole() throws {
+        let text = largeCollection()
+        #expect(text.utf8.count > BackgroundRelease.minimumSize)
+        let collection = try decode(text)
+        #expect(collection.groups.count == 240)
+        #expect(collection.groups.map(\.name) == (0..<240).map { "group \($0)" })
+        #expect(collection.groups[137].id == GroupID.derived(fileName: "x.json", groupPath: ["group 137"]))
+        #expect(collection.groups.allSatisfy { $0.requests.count == 60 })
+        #expect(collection.groups[239].requests[59].url == "{{base}}/items/239/59")
+        #expect(collection.groups[3].requests[7].name == "request 3-7")
+    }
+
+    @Test func largeCollectionsReportTheFirstErrorInTheFile() throws {
+        let text = largeCollection(replacing: ["20-5": #"{"url": 1}"#, "150-2": #"{"method": "GET"}"#])
+        let error = try #require(inputError(text))
+        #expect(error.fieldPath == "groups[20].requests[5].url")
+        #expect(error.reason == "expected a string, found a number")
+        let later = try #require(inputError(largeCollection(replacing: ["150-2": #"{"method": "GET"}"#])))
+        #expect(later.fieldPath == "groups[150].requests[2].url")
+        #expect(later.reason == "missing required field 'url'")
+    }
+
     @Test func wronglyTypedFieldNamesItsPathAndType() throws {
         let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": 5}]}]}"#))
         #expect(error.description == "collections/x.json:1:61: groups[0].requests[0].url: expected a string, found a number")

@@ -26,7 +26,9 @@ enum ListCommand {
             : .saved(try context.savedExpansion(terminal))
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
-            terminal.outBytes(OutlineTree(outline, workspace: context.workspace).jsonBytes())
+            let tree = OutlineTree(outline, workspace: context.workspace)
+            terminal.outBytes(tree.jsonBytes())
+            ProcessLifetime.keepUntilExit((context, outline, tree))
         } else {
             render(outline, terminal)
         }

@@ -25,9 +25,20 @@ public enum CollectionDecoder {
         } catch {
             throw InputError(file: file, location: error.location, reason: error.reason)
         }
+        let collection: RequestCollection
         if let version = PostmanFormat.collectionVersion(root) {
-            return try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, baseDirectory: baseDirectory)
+            collection = try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, baseDirectory: baseDirectory)
+        } else {
+            collection = try decodeNative(root, file: file, fileName: fileName, baseDirectory: baseDirectory)
         }
+        // The collection shares its strings with the tree but none of its arrays: the rest can go.
+        BackgroundRelease.release(root, size: bytes.count)
+        return collection
+    }
+
+    /// Decodes reqrun's own format from the parsed file.
+    private static func decodeNative(_ root: JSONNode, file: String, fileName: String,
+                                     baseDirectory: String) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
         try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])
         let name = try reader.requiredString("name")
