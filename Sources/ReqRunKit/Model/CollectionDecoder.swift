@@ -29,26 +29,56 @@ public enum CollectionDecoder {
         if let version = PostmanFormat.collectionVersion(root) {
             collection = try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, baseDirectory: baseDirectory)
         } else {
-            collection = try decodeNative(root, file: file, fileName: fileName, baseDirectory: baseDirectory)
+            collection = try decodeNative(root, file: file, fileName: fileName, baseDirectory: baseDirectory,
+                                          concurrently: bytes.count >= concurrentDecodingSize)
         }
         // The collection shares its strings with the tree but none of its arrays: the rest can go.
         BackgroundRelease.release(root, size: bytes.count)
         return collection
     }
 
+    /// Files at least this large (in bytes) have their top-level groups decoded on two threads: below it,
+    /// starting a thread costs more than it saves.
+    static let concurrentDecodingSize = 1 << 20
+
     /// Decodes reqrun's own format from the parsed file.
     private static func decodeNative(_ root: JSONNode, file: String, fileName: String,
-                                     baseDirectory: String) throws(InputError) -> RequestCollection {
+                                     baseDirectory: String, concurrently: Bool) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
         try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])
         let name = try reader.requiredString("name")
         let id = try reader.optionalString("id")
         let variables = try decodeVariables(reader)
-        var groups: [RequestGroup] = []
-        for (node, path) in try reader.optionalElements("groups") {
-            groups.append(try decodeGroup(node, path: path, parents: [], file: file, fileName: fileName, base: baseDirectory))
-        }
+        let groups = try decodeTopGroups(try reader.optionalElements("groups"), concurrently: concurrently,
+                                         file: file, fileName: fileName, base: baseDirectory)
         return RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
+    }
+
+    /// Decodes the top-level groups in order; `concurrently`, the first half on this thread while another
+    /// thread decodes the second half. Groups share nothing but the parsed tree, which no one changes, and the
+    /// first error in file order is the one thrown, as when decoding in order. (Decoding was half of
+    /// `list --all --json` on 100,000 requests, and a machine has a second core.)
+    private static func decodeTopGroups(_ elements: FieldElements, concurrently: Bool, file: String, fileName: String,
+                                        base: String) throws(InputError) -> [RequestGroup] {
+        let count = elements.items.count
+        @Sendable func decode(_ range: Range<Int>) -> Result<[RequestGroup], InputError> {
+            var groups: [RequestGroup] = []
+            groups.reserveCapacity(range.count)
+            for i in range {
+                do throws(InputError) {
+                    groups.append(try decodeGroup(elements.items[i], path: FieldPath(array: elements.arrayPath, index: i),
+                                                  parents: [], file: file, fileName: fileName, base: base))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .success(groups)
+        }
+        guard concurrently, count >= 2 else { return try decode(0..<count).get() }
+        let halves = [0..<count / 2, count / 2..<count]
+        let results = ConcurrentResults<Result<[RequestGroup], InputError>>(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { part in results.set(part, decode(halves[part])) }
+        return try results.get(0).get() + results.get(1).get()
     }
 
     private static func decodeVariables(_ reader: FieldReader) throws(InputError) -> [Variable] {

@@ -4,7 +4,7 @@
 /// Paths appear only in error messages, but a large collection has one per request: building
 /// `"groups[12].requests[34]"` for every element of every array cost an eighth of `list --all --json` on
 /// 100,000 requests (callgrind), so an element's path is its array's path and its position until then.
-struct FieldPath {
+struct FieldPath: Sendable {
     /// The whole path when `index` is nil; else the path of the array holding the element.
     private let base: String
     /// The element's position in the array at `base`.
@@ -30,7 +30,7 @@ struct FieldPath {
 }
 
 /// The elements of an array field in order, each with its `FieldPath` (built on demand, see there).
-struct FieldElements: Sequence {
+struct FieldElements: Sequence, Sendable {
     let items: [JSONNode]
     /// The array's own path, e.g. `groups[3].requests`.
     let arrayPath: String
