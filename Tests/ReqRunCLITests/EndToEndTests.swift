@@ -230,6 +230,22 @@ import TestSupport
         #expect(all.expansion == "transient" && all.collections[0].groups.allSatisfy(\.expanded))
     }
 
+    /// Output larger than stdout's 64 KiB buffer is written straight from the writer's bytes.
+    @Test func largeListJSONArrivesWhole() throws {
+        let dir = try TemporaryDirectory()
+        let requests = (0..<1500).map { #"{"name": "réquête \#($0)", "url": "http://127.0.0.1:9/items/\#($0)"}"# }
+        try dir.write("collections/big.json", #"{"name": "Big", "groups": [{"name": "g", "requests": ["#
+                      + requests.joined(separator: ", ") + "]}]}")
+        let output = try reqrun(["list", "--all", "--json"], in: dir)
+        #expect(output.status == 0)
+        #expect(output.stdout.utf8.count > 200_000 && output.stdout.hasSuffix("}\n"))
+        let tree = try JSONDecoder().decode(OutlineTree.self, from: Data(output.stdout.utf8))
+        let listed = tree.collections[0].groups[0].requests
+        #expect(listed.count == 1500)
+        #expect(listed.map(\.index) == Array(0..<1500))
+        #expect(listed[1499].name == "réquête 1499" && listed[1499].url == "http://127.0.0.1:9/items/1499")
+    }
+
     @Test func symlinkedCollectionsResolveFilesBesideTheRealFile() throws {
         let dir = try TemporaryDirectory()
         try dir.write("real/data.txt", "payload")

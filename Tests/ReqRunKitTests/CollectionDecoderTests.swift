@@ -61,6 +61,60 @@ import TestSupport
         #expect(error.description == "collections/x.json:1:68: groups[1].requests[0].url: missing required field 'url'")
     }
 
+    /// Element paths are kept as their array's path and a position until a message needs them.
+    @Test func nestedElementsNameTheirWholePath() throws {
+        let nested = try #require(inputError("""
+            {"name": "a", "groups": [{"name": "g"}, {"name": "h", "groups": [{"name": "i"}, {"name": "j",
+             "requests": [{"url": "u"}, {"url": "v"}, {"url": "w", "heders": {}}]}]}]}
+            """))
+        #expect(nested.description
+            == "collections/x.json:2:56: groups[1].groups[1].requests[2].heders: unknown field 'heders' (did you mean 'headers'?)")
+        let notAnObject = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": "u"}, 7]}]}"#))
+        #expect(notAnObject.description == "collections/x.json:1:67: groups[0].requests[1]: expected an object, found a number")
+        let tooDeep = try #require(inputError(#"{"name": "a", "groups": ["# + String(repeating: #"{"name": "g", "groups": ["#, count: 65)
+            + String(repeating: "]}", count: 65) + "]}"))
+        #expect(tooDeep.fieldPath == "groups[0]" + String(repeating: ".groups[0]", count: 64))
+        #expect(tooDeep.reason == "groups nest deeper than 64 levels")
+    }
+
+    /// A collection above `BackgroundRelease.minimumSize`, whose parsed tree is freed on another thread.
+    private func largeCollection(groups: Int = 240, requests: Int = 60, replacing: [String: String] = [:]) -> String {
+        var text = #"{"name": "Large", "groups": ["#
+        for g in 0..<groups {
+            if g > 0 { text += ", " }
+            text += #"{"name": "group \#(g)", "requests": ["#
+            for r in 0..<requests {
+                if r > 0 { text += ", " }
+                let request = #"{"name": "request \#(g)-\#(r)", "method": "GET", "url": "{{base}}/items/\#(g)/\#(r)"}"#
+                text += replacing["\(g)-\(r)"] ?? request
+            }
+            text += "]}"
+        }
+        return text + "]}"
+    }
+
+    @Test func largeCollectionsDecodeWhole() throws {
+        let text = largeCollection()
+        #expect(text.utf8.count > BackgroundRelease.minimumSize)
+        let collection = try decode(text)
+        #expect(collection.groups.count == 240)
+        #expect(collection.groups.map(\.name) == (0..<240).map { "group \($0)" })
+        #expect(collection.groups[137].id == GroupID.derived(fileName: "x.json", groupPath: ["group 137"]))
+        #expect(collection.groups.allSatisfy { $0.requests.count == 60 })
+        #expect(collection.groups[239].requests[59].url == "{{base}}/items/239/59")
+        #expect(collection.groups[3].requests[7].name == "request 3-7")
+    }
+
+    @Test func largeCollectionsReportTheFirstErrorInTheFile() throws {
+        let text = largeCollection(replacing: ["20-5": #"{"url": 1}"#, "150-2": #"{"method": "GET"}"#])
+        let error = try #require(inputError(text))
+        #expect(error.fieldPath == "groups[20].requests[5].url")
+        #expect(error.reason == "expected a string, found a number")
+        let later = try #require(inputError(largeCollection(replacing: ["150-2": #"{"method": "GET"}"#])))
+        #expect(later.fieldPath == "groups[150].requests[2].url")
+        #expect(later.reason == "missing required field 'url'")
+    }
+
     @Test func wronglyTypedFieldNamesItsPathAndType() throws {
         let error = try #require(inputError(#"{"name": "a", "groups": [{"name": "g", "requests": [{"url": 5}]}]}"#))
         #expect(error.description == "collections/x.json:1:61: groups[0].requests[0].url: expected a string, found a number")

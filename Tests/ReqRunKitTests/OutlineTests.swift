@@ -22,6 +22,25 @@ import ReqRunKit
                 == ["r1", "r2", "r3", "r4"])
     }
 
+    @Test func itemsFollowItemOrderOrRequestsThenGroups() {
+        func names(_ group: RequestGroup) -> [String] {
+            var visited: [String] = []
+            group.forEachItem(request: { visited.append($0.url) }, group: { visited.append($0.name) })
+            #expect(group.items.map { item in
+                switch item {
+                case .request(let request): return request.url
+                case .group(let group): return group.name
+                }
+            } == visited)
+            return visited
+        }
+        #expect(names(a) == ["r1", "B"])
+        var interleaved = RequestGroup(id: UUID(), name: "P", requests: [Request(url: "x"), Request(url: "y")], groups: [c, d])
+        interleaved.itemOrder = [.group, .request, .group, .request]
+        #expect(names(interleaved) == ["C", "x", "D", "y"])
+        #expect(names(RequestGroup(id: UUID(), name: "E")) == [])
+    }
+
     @Test func groupSelectionIgnoresExpansionAndKeepsListOrder() {
         let outline = Outline(collections: collections, expansion: .saved([]))
         #expect(urls(outline.requests(underGroups: [b.id])) == ["r2", "r3"])

@@ -26,7 +26,9 @@ enum ListCommand {
             : .saved(try context.savedExpansion(terminal))
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
-            terminal.out(String(decoding: OutlineTree(outline, workspace: context.workspace).jsonBytes(), as: UTF8.self))
+            let tree = OutlineTree(outline, workspace: context.workspace)
+            terminal.outBytes(tree.jsonBytes())
+            ProcessLifetime.keepUntilExit((context, outline, tree))
         } else {
             render(outline, terminal)
         }

@@ -4,6 +4,9 @@ import Foundation
 /// (https://no-color.org).
 struct Terminal: Sendable {
     var out: @Sendable (String) -> Void
+    /// Writes bytes that are already UTF-8 text to stdout as `out` would write their text, without making a
+    /// `String` of them first (a 20 MB `list --json` was validated and copied twice on the way).
+    var outBytes: @Sendable ([UInt8]) -> Void
     var err: @Sendable (String) -> Void
     /// Whether stdout gets ANSI colour.
     var colorOut: Bool
@@ -15,6 +18,9 @@ struct Terminal: Sendable {
                             // On a terminal each line shows at once; into a pipe or file, output is buffered as C's
                             // stdio does (a write per line cost a tenth of a 1,000-request run).
                             if interactive { FileHandle.standardOutput.write(Data(text.utf8)) } else { StandardOutput.shared.append(text) }
+                        },
+                        outBytes: { bytes in
+                            if interactive { FileHandle.standardOutput.write(Data(bytes)) } else { StandardOutput.shared.append(bytes) }
                         },
                         err: { text in
                             StandardOutput.shared.flush()  // keep stdout and stderr in order
@@ -71,26 +77,48 @@ final class StandardOutput: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
 
+    private static let capacity = 65_536
+
     func append(_ text: String) {
         lock.lock()
         buffer.append(contentsOf: text.utf8)
-        let full = buffer.count >= 65_536
+        let full = buffer.count >= Self.capacity
         lock.unlock()
         if full { flush() }
+    }
+
+    /// Appends `bytes`; a block larger than the buffer goes to stdout directly after what is buffered,
+    /// rather than being copied into the buffer first.
+    func append(_ bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if buffer.count + bytes.count < Self.capacity {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        writeBuffer()
+        bytes.withUnsafeBytes(Self.writeAll)
     }
 
     func flush() {
         lock.lock()
         defer { lock.unlock() }
+        writeBuffer()
+    }
+
+    /// Writes and empties the buffer; the caller holds the lock.
+    private func writeBuffer() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue } else { break } }
-                offset += n
-            }
-        }
+        buffer.withUnsafeBytes(Self.writeAll)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func writeAll(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+            if n <= 0 { if errno == EINTR { continue } else { break } }
+            offset += n
+        }
     }
 }

@@ -20,7 +20,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// sent exactly as written: nothing passes through `Double`. Object members keep their order and duplicates.
 public struct JSONNode: Sendable, Equatable {
     /// The value and, for containers, its children.
-    public indirect enum Value: Sendable, Equatable {
+    ///
+    /// Not `indirect`: the arrays already give containers their indirection, and an indirect enum put every
+    /// node, strings and numbers included, in a heap box of its own to allocate and free.
+    public enum Value: Sendable, Equatable {
         case null
         case bool(Bool)
         /// The number's text exactly as in the source (RFC 8259 §6 grammar).

@@ -10,32 +10,46 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 /// Foundation's `JSONSerialization` loses positions, member order and number text; collections need all
 /// three (errors name `file:line:column`, bodies are sent exactly as written). Strict: no comments, no
 /// trailing commas, no leading zeros; nesting deeper than `maximumDepth` is an error rather than a crash.
-public struct JSONParser {
+public struct JSONParser: ~Copyable {
     /// How deep arrays and objects may nest (a guard against stack exhaustion on hostile input).
     public static let maximumDepth = 512
 
-    private let bytes: [UInt8]
+    /// The text being parsed; it outlives the parser (`parse` holds the array's storage for the call).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    /// Children of the containers being parsed, innermost container's last; each container takes its own
+    /// as one array of its exact size when it closes (see `MoveStack`).
+    private var members = MoveStack<JSONNode.Member>()
+    private var items = MoveStack<JSONNode>()
+    /// The decoded bytes of a string with escapes, reused from string to string.
+    private var unescaped: [UInt8] = []
 
     /// Parses one JSON text (a single value with optional surrounding white space).
     /// - Throws: `JSONSyntaxError` naming line and column of the first problem.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: bytes)
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
+            var parser = JSONParser(bytes: buffer)
+            do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private mutating func parseText() throws(JSONSyntaxError) -> JSONNode {
         // A UTF-8 byte order mark is tolerated (RFC 8259 §8.1 allows parsers to ignore it).
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
-        parser.skipWhitespace()
-        let node = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.index < bytes.count {
-            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        skipWhitespace()
+        let node = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(describeCurrent()) after the JSON value")
         }
         return node
     }
-
-    private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
 
@@ -75,10 +89,10 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ word: String) throws(JSONSyntaxError) {
+    private mutating func expectLiteral(_ word: StaticString) throws(JSONSyntaxError) {
         let start = location
-        for expected in word.utf8 {
-            guard index < bytes.count, bytes[index] == expected else {
+        for i in 0..<word.utf8CodeUnitCount {
+            guard index < bytes.count, bytes[index] == word.utf8Start[i] else {
                 throw JSONSyntaxError(location: start, reason: "invalid literal: expected '\(word)'")
             }
             index += 1
@@ -94,9 +108,9 @@ public struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // {
-        var members: [JSONNode.Member] = []
+        let first = members.count
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([]) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -111,11 +125,11 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            members.append(JSONNode.Member(key: key, keyLocation: keyLocation, value: value))
+            members.push(JSONNode.Member(key: key, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members.popArray(from: first)) }
             throw error("expected ',' or '}' after an object member, found \(describeCurrent())")
         }
     }
@@ -124,27 +138,29 @@ public struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // [
-        var items: [JSONNode] = []
+        let first = items.count
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            items.push(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or ']', found end of file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items.popArray(from: first)) }
             throw error("expected ',' or ']' after an array element, found \(describeCurrent())")
         }
     }
 
+    /// Skips decimal digits; returns how many there were.
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {
         let start = index
-        func digits(_ p: inout JSONParser) -> Int {
-            let s = p.index
-            while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) { p.index += 1 }
-            return p.index - s
-        }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
             throw error("expected a digit in a number")
@@ -155,77 +171,82 @@ public struct JSONParser {
                 throw error("a number may not have a leading zero")
             }
         } else {
-            _ = digits(&self)
+            _ = skipDigits()
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            if digits(&self) == 0 { throw error("expected a digit after the decimal point") }
+            if skipDigits() == 0 { throw error("expected a digit after the decimal point") }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            if digits(&self) == 0 { throw error("expected a digit in the exponent") }
+            if skipDigits() == 0 { throw error("expected a digit in the exponent") }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
-        // Fast path: no escape before the closing quote, so the string is the bytes themselves.
         let start = index
-        let fast: String?? = bytes.withUnsafeBufferPointer { buffer in
-            var end = start
-            let count = buffer.count
-            while end < count {
-                let b = buffer[end]
-                if b == 0x22 || b == 0x5C || b < 0x20 { break }
-                end += 1
+        // Fast path, nearly every string of a collection: no escape before the closing quote, so the string
+        // is the bytes themselves. ASCII needs no validation (the scan says whether a byte was 0x80 or
+        // more); the generic `String(validating:as:)` cost about 800 instructions per string (callgrind),
+        // so it is kept for non-ASCII text only.
+        var nonASCII = false
+        let end = JSONStringScan.firstSpecial(in: bytes, from: start, nonASCII: &nonASCII)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !nonASCII {
+                index = end + 1
+                return String(decoding: run, as: UTF8.self)
             }
-            guard end < count, buffer[end] == 0x22 else { return .none }
-            return .some(String(validating: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self).map { text in
+            if let text = String(validating: run, as: UTF8.self) {
                 index = end + 1
                 return text
-            })
-        }
-        if case .some(.some(let text)) = fast { return text }
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ p: JSONParser, upTo end: Int, into s: inout String.UnicodeScalarView) throws(JSONSyntaxError) {
-            guard runStart < end else { return }
-            guard let text = String(validating: p.bytes[runStart..<end], as: UTF8.self) else {
-                throw JSONSyntaxError(location: p.location, reason: "a string holds bytes that are not UTF-8")
             }
-            s.append(contentsOf: text.unicodeScalars)
+            // Not UTF-8: the loop below reports it where the run ends, at the closing quote.
         }
+        return try parseEscapedString(runStart: start, runEnd: end, runIsASCII: !nonASCII)
+    }
+
+    /// The rest of a string whose first plain run is `bytes[runStart..<runEnd]` (ending at the first
+    /// special byte or the end of the file): escapes decoded into `unescaped`, plain runs validated as UTF-8.
+    private mutating func parseEscapedString(runStart start: Int, runEnd end: Int, runIsASCII: Bool) throws(JSONSyntaxError) -> String {
+        unescaped.removeAll(keepingCapacity: true)
+        var runStart = start
+        var runIsASCII = runIsASCII
+        index = end
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
-                try flushRun(self, upTo: index, into: &scalars)
-                index += 1
-                return String(scalars)
-            }
             if b < 0x20 {
                 throw error(b == 0x0A ? "unterminated string (a line break must be written \\n)"
                                        : "a control character in a string must be escaped")
             }
-            if b != UInt8(ascii: "\\") { index += 1; continue }
-            try flushRun(self, upTo: index, into: &scalars)
+            // The run up to here (an escape is ASCII, so a run never splits a UTF-8 sequence).
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+            if !runIsASCII && String(validating: run, as: UTF8.self) == nil {
+                throw error("a string holds bytes that are not UTF-8")
+            }
+            unescaped.append(contentsOf: run)
             index += 1
+            if b == UInt8(ascii: "\"") {
+                // Valid by construction: validated runs and encoded scalars.
+                return String(decoding: unescaped, as: UTF8.self)
+            }
             guard index < bytes.count else { throw error("unterminated string") }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
+            case UInt8(ascii: "b"): unescaped.append(0x08)
+            case UInt8(ascii: "f"): unescaped.append(0x0C)
+            case UInt8(ascii: "n"): unescaped.append(0x0A)
+            case UInt8(ascii: "r"): unescaped.append(0x0D)
+            case UInt8(ascii: "t"): unescaped.append(0x09)
             case UInt8(ascii: "u"):
                 let unit = try parseHex4()
+                let scalar: UnicodeScalar
                 if (0xD800...0xDBFF).contains(unit) {
                     // A high surrogate must be followed by an escaped low surrogate (RFC 8259 §7).
                     guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
@@ -234,17 +255,21 @@ public struct JSONParser {
                     index += 2
                     let low = try parseHex4()
                     guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate in \\u escape") }
-                    scalars.append(UnicodeScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!)
-                } else if let scalar = UnicodeScalar(unit) {
-                    scalars.append(scalar)
+                    scalar = UnicodeScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+                } else if let single = UnicodeScalar(unit) {
+                    scalar = single
                 } else {
                     throw error("a lone low surrogate in \\u escape")
                 }
+                unescaped.append(contentsOf: UTF8.encode(scalar)!)
             default:
                 index -= 1
                 throw error("invalid escape \\\(Character(UnicodeScalar(escape)))")
             }
             runStart = index
+            var nonASCII = false
+            index = JSONStringScan.firstSpecial(in: bytes, from: index, nonASCII: &nonASCII)
+            runIsASCII = !nonASCII
         }
     }
 

@@ -96,16 +96,29 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
 
     /// The requests and nested groups in list order: `itemOrder` when set, else the requests, then the groups.
     public var items: [Item] {
-        guard let itemOrder else { return requests.map(Item.request) + groups.map(Item.group) }
+        var items: [Item] = []
+        items.reserveCapacity(requests.count + groups.count)
+        forEachItem(request: { items.append(.request($0)) }, group: { items.append(.group($0)) })
+        return items
+    }
+
+    /// Calls `request` or `group` for each item in the order of `items`, without building that array
+    /// (`list --json` on 100,000 requests copied every request into it).
+    public func forEachItem(request: (Request) -> Void, group: (RequestGroup) -> Void) {
+        guard let itemOrder else {
+            for item in requests { request(item) }
+            for item in groups { group(item) }
+            return
+        }
         var nextRequest = 0, nextGroup = 0
-        return itemOrder.map { kind in
+        for kind in itemOrder {
             switch kind {
             case .request:
-                defer { nextRequest += 1 }
-                return .request(requests[nextRequest])
+                request(requests[nextRequest])
+                nextRequest += 1
             case .group:
-                defer { nextGroup += 1 }
-                return .group(groups[nextGroup])
+                group(groups[nextGroup])
+                nextGroup += 1
             }
         }
     }

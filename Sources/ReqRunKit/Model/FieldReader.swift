@@ -3,20 +3,28 @@
 struct FieldReader {
     let file: String
     let node: JSONNode
-    let path: String
+    let fieldPath: FieldPath
     let members: [JSONNode.Member]
 
     /// Wraps `node`, which must be an object.
-    init(file: String, node: JSONNode, path: String) throws(InputError) {
+    init(file: String, node: JSONNode, path: FieldPath) throws(InputError) {
         guard case .object(let members) = node.value else {
-            throw InputError(file: file, location: node.location, fieldPath: path,
+            throw InputError(file: file, location: node.location, fieldPath: path.text,
                              reason: "expected an object, found \(node.kindDescription)")
         }
         self.file = file
         self.node = node
-        self.path = path
+        self.fieldPath = path
         self.members = members
     }
+
+    /// Wraps `node`, which must be an object, at the path `path` given in full.
+    init(file: String, node: JSONNode, path: String) throws(InputError) {
+        try self.init(file: file, node: node, path: FieldPath(path))
+    }
+
+    /// The object's own path, e.g. `groups[1].requests[0]`.
+    var path: String { fieldPath.text }
 
     func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -70,13 +78,17 @@ struct FieldReader {
         return s
     }
 
-    /// The elements of the array at `key` (empty when absent), each with its path `key[i]`.
-    func optionalArray(_ key: String) throws(InputError) -> [(node: JSONNode, path: String)] {
-        guard let node = optional(key) else { return [] }
+    /// The elements of the array at `key` (empty when absent), each with its path `key[i]` built on demand.
+    func optionalElements(_ key: String) throws(InputError) -> FieldElements {
+        guard let node = optional(key) else { return FieldElements(items: [], arrayPath: "") }
         guard case .array(let items) = node.value else {
             throw error(node, childPath(key), "expected an array, found \(node.kindDescription)")
         }
-        let base = childPath(key) + "["
-        return items.enumerated().map { (node: $1, path: base + String($0) + "]") }
+        return FieldElements(items: items, arrayPath: childPath(key))
+    }
+
+    /// The elements of the array at `key` (empty when absent), each with its path `key[i]`.
+    func optionalArray(_ key: String) throws(InputError) -> [(node: JSONNode, path: String)] {
+        try optionalElements(key).map { (node: $0.node, path: $0.path.text) }
     }
 }

@@ -59,18 +59,16 @@ public struct OutlineTree: Codable, Sendable, Equatable {
             let path = parents + [group.name]
             // Indexes follow list order, which interleaves requests and nested groups when `itemOrder` says so.
             var requests: [RequestNode] = [], groups: [GroupNode] = []
-            for item in group.items {
-                switch item {
-                case .request(let request):
-                    requests.append(RequestNode(index: index, id: request.id, name: request.name, method: request.method,
-                                                url: request.url, visible: childrenVisible,
-                                                skippedScripts: request.scripts?.events,
-                                                translatedChecks: request.scripts.flatMap { $0.translated.isEmpty ? nil : $0.translated }))
-                    index += 1
-                case .group(let child):
-                    groups.append(node(child, parents: path, parentVisible: childrenVisible, parentsExpanded: childrenVisible))
-                }
-            }
+            requests.reserveCapacity(group.requests.count)
+            group.forEachItem(request: { request in
+                requests.append(RequestNode(index: index, id: request.id, name: request.name, method: request.method,
+                                            url: request.url, visible: childrenVisible,
+                                            skippedScripts: request.scripts?.events,
+                                            translatedChecks: request.scripts.flatMap { $0.translated.isEmpty ? nil : $0.translated }))
+                index += 1
+            }, group: { child in
+                groups.append(node(child, parents: path, parentVisible: childrenVisible, parentsExpanded: childrenVisible))
+            })
             return GroupNode(id: group.id.lowercasedText, idIsDerived: group.idIsDerived, name: group.name,
                              path: path.joined(separator: "/"), expanded: expanded, visible: parentVisible,
                              requestCount: group.requestCount, requests: requests, groups: groups)
