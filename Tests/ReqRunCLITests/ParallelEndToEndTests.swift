@@ -73,6 +73,26 @@ import TestSupport
         #expect(bailedRecord.results.map(\.index) == Array(0..<24))
     }
 
+    /// More results than several of the second thread's batches: console lines and record keep list order,
+    /// and a secret is masked in each, on the same path as in a sequential run.
+    @Test func manyResultsKeepOrderAndAreMasked() throws {
+        let dir = try TemporaryDirectory()
+        let requests = (0..<101).map { #"{"name": "r\#($0)", "url": "{{base}}/anything?i=\#($0)&key={{apiKey}}", "expect": [{"json": "$.args.i", "equals": "\#($0)"}]}"# }
+        try dir.write("collections/p.json", #"{"name": "P", "groups": [{"name": "g", "requests": [\#(requests.joined(separator: ","))]}]}"#)
+        try dir.write("environments/e.json", #"{"base": "\#(try TestServers.httpbin())", "apiKey": {"value": "HUSH-HUSH-9", "secret": true}}"#)
+        for options in [["--parallel", "8"], []] {
+            let output = try ReqRunBinary.run(["run", "--all", "--env", "e"] + options, in: dir.url)
+            #expect(output.status == 0, "\(options): \(output.stdout)")
+            let lines = output.stdout.split(separator: "\n").prefix(101)
+            #expect(lines.enumerated().allSatisfy { i, line in line.contains("?i=\(i)&key=****") }, "\(options)")
+            let shown = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
+            #expect(!shown.contains("HUSH-HUSH-9"))
+            let record = try JSONDecoder().decode(RunRecord.self, from: Data(shown.utf8))
+            #expect(record.results.map(\.name) == (0..<101).map { "r\($0)" })
+            #expect(record.results.allSatisfy { $0.passed && $0.url.hasSuffix("&key=****") })
+        }
+    }
+
     @Test(arguments: [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, Int32(143), "stopped by SIGTERM")])
     func aSignalStopsTheRunAndTheRecordIsWritten(_ number: Int32, _ status: Int32, _ reason: String) throws {
         let dir = try TemporaryDirectory()

@@ -140,6 +140,8 @@ enum RunCommand {
             terminal.line(ResultLines.lines(result, terminal))
         }
         let record = run.record
+        // The results, the collections and their requests are freed by the exit, not one by one (see there).
+        ProcessLifetime.keepUntilExit((run, references, context))
         let runs = RunStore(directory: context.workspace.runsDirectory)
         let file = try runs.save(record, encodedResults: run.encodedResults)
         runs.prune(keep: try context.historyLimit(terminal), sparing: record.id)

@@ -1,51 +1,103 @@
+import Dispatch
+
 /// The work on a finished result that no later request waits for — masking its secrets, reporting it
-/// (`onResult`: the console line) and encoding it for the run record — kept aside and done while the run
-/// would otherwise sleep waiting for the network (`HTTPExecutor.waitForCompletions`'s `whileWaiting`).
+/// (`onResult`: the console line) and encoding it for the run record — kept off the path from one
+/// transfer to the next. Measured with callgrind on 1,000 requests, it was about a sixth of a run's
+/// instructions.
 ///
-/// Measured with callgrind on 1,000 requests, this work was about a sixth of a run's instructions. Done at
-/// once, it delays the next request; handed to a second thread, it cost more in wake-ups (a context switch
-/// per result, `perf stat`) than it saved. Done in the gaps, it overlaps with the server's work for free.
-final class ResultPipeline {
-    private var pending: [(result: RequestResult, secrets: [String])] = []
+/// Where it goes depends on the run:
+/// - one request at a time: into the gaps while the run sleeps waiting for the network
+///   (`HTTPExecutor.waitForCompletions`' `whileWaiting`), which cost nothing and keep each console line
+///   prompt; a second thread there cost more in wake-ups (a context switch per result, `perf stat`) than it saved;
+/// - `--parallel`: the run rarely sleeps (two thirds of the results were still waiting at its end), so
+///   batches of `batchSize` go to a second thread, one wake-up per batch.
+/// Either way results go through in submission order, so console lines and the record keep list order.
+final class ResultPipeline: @unchecked Sendable {
+    /// Results handed over together to the second thread.
+    static let batchSize = 32
+
+    private typealias Item = (result: RequestResult, secrets: [String])
+    /// Submitted, not yet processed or handed over (only touched by the submitting thread).
+    private var pending: [Item?] = []
     private var nextPending = 0
+    /// Output, in order: touched by the submitting thread when `background` is nil, else only on `background`.
     private var masked: [RequestResult] = []
     private var encoded: [[UInt8]] = []
+    private let background: DispatchQueue?
     private let showSecrets: Bool
-    private let onResult: (RequestResult) -> Void
+    private let onResult: @Sendable (RequestResult) -> Void
 
     /// - Parameters:
     ///   - expectedCount: how many results will come (the arrays are sized once).
     ///   - showSecrets: `--show-secrets`: nothing is masked.
-    ///   - onResult: called with each masked result, in submission order.
-    init(expectedCount: Int, showSecrets: Bool, onResult: @escaping (RequestResult) -> Void) {
+    ///   - inBackground: process on a second thread, in batches (for `--parallel`).
+    ///   - onResult: called with each masked result, in submission order, on either thread.
+    init(expectedCount: Int, showSecrets: Bool, inBackground: Bool, onResult: @escaping @Sendable (RequestResult) -> Void) {
         self.showSecrets = showSecrets
         self.onResult = onResult
+        background = inBackground ? DispatchQueue(label: "reqrun.results") : nil
         masked.reserveCapacity(expectedCount)
         encoded.reserveCapacity(expectedCount)
     }
 
     /// Keeps `result` (not yet masked) with the secret values to mask in it. Call in list order.
-    func submit(_ result: RequestResult, secrets: [String]) {
+    func submit(_ result: consuming RequestResult, secrets: [String]) {
         pending.append((result, secrets))
+        if background != nil, pending.count - nextPending >= Self.batchSize { handOver() }
     }
 
-    /// Processes the oldest waiting result, if any; returns whether it did.
+    /// For idle moments: processes the oldest waiting result, if any, and returns whether it did; in the
+    /// background mode hands over what waits instead (returns false: nothing more to do here).
     func processOne() -> Bool {
-        guard nextPending < pending.count else { return false }
-        let (result, secrets) = pending[nextPending]
-        nextPending += 1
-        if nextPending == pending.count { pending.removeAll(keepingCapacity: true); nextPending = 0 }
-        let masked = SecretMasker(values: secrets, enabled: !showSecrets).mask(result)
-        onResult(masked)
-        encoded.append(masked.jsonFragment())
-        self.masked.append(masked)
+        if background != nil {
+            if nextPending < pending.count { handOver() }
+            return false
+        }
+        guard let item = takeNext() else { return false }
+        process(item)
         return true
     }
 
     /// Processes what is left; returns every result masked, with its record JSON
     /// (`RequestResult.jsonFragment()`), in submission order.
     func finish() -> (results: [RequestResult], encoded: [[UInt8]]) {
-        while processOne() {}
-        return (masked, encoded)
+        guard let background else {
+            while processOne() {}
+            return (masked, encoded)
+        }
+        handOver()
+        return background.sync { (masked, encoded) }
+    }
+
+    private func takeNext() -> Item? {
+        guard nextPending < pending.count else { return nil }
+        let item = pending[nextPending].take()  // moved out: no copy of the result
+        nextPending += 1
+        if nextPending == pending.count { pending.removeAll(keepingCapacity: true); nextPending = 0 }
+        return item
+    }
+
+    private func handOver() {
+        var batch: [Item] = []
+        while let item = takeNext() { batch.append(item) }
+        guard !batch.isEmpty else { return }
+        let handoff = Batch(batch)
+        background?.async { [self] in
+            for item in handoff.take() { process(item) }
+        }
+    }
+
+    private func process(_ item: Item) {
+        let result = SecretMasker(values: item.secrets, enabled: !showSecrets).mask(item.result)
+        onResult(result)
+        encoded.append(result.jsonFragment())
+        masked.append(result)
+    }
+
+    /// Carries a batch to the second thread (results are values; nothing else holds them).
+    private final class Batch: @unchecked Sendable {
+        private var items: [Item]
+        init(_ items: [Item]) { self.items = items }
+        func take() -> [Item] { let taken = items; items = []; return taken }
     }
 }

@@ -54,7 +54,7 @@ public struct SecretMasker: Sendable {
     }
 
     /// A result with every secret masked (the body hash and sizes stay those of the real content).
-    public func mask(_ result: RequestResult) -> RequestResult {
+    public func mask(_ result: consuming RequestResult) -> RequestResult {
         guard enabled else { return result }
         // Without secret values only sensitive header fields can need masking; most results have none.
         if values.isEmpty {
