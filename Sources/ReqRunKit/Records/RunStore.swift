@@ -1,7 +1,8 @@
 import Foundation
 
 /// Run records in `.reqrun/runs/`: one JSON file per run, named `<run id>.json`, mode 0600 (responses may
-/// hold secrets), written atomically.
+/// hold secrets), written atomically but without `fsync` (they are a log: see `AtomicFile.write`'s `durable`;
+/// the saved state keeps its `fsync`s).
 public struct RunStore: Sendable {
     public let directory: URL
 
@@ -16,7 +17,7 @@ public struct RunStore: Sendable {
         try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
         try StateStore.createPrivateDirectory(directory)
         let url = directory.appendingPathComponent("\(record.id).json")
-        try AtomicFile.write(to: url, mode: 0o600) { record.writeJSON(to: $0, encodedResults: encodedResults) }
+        try AtomicFile.write(to: url, mode: 0o600, durable: false) { record.writeJSON(to: $0, encodedResults: encodedResults) }
         return url
     }
 
@@ -36,15 +37,23 @@ public struct RunStore: Sendable {
 
     /// Run ids, newest first (ids sort by start time).
     public func ids() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return name.hasSuffix(".json") && RunID.isRunID(String(name.dropLast(5)))
-                && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
+        // readdir(3) rather than FileManager: the file type comes with each entry (no stat per file), and
+        // pruning lists the folder after every run (0.7 ms for 100 records with FileManager, perf).
+        guard let folder = opendir(directory.path) else { return [] }
+        defer { closedir(folder) }
+        var ids: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            guard name.hasSuffix(".json"), RunID.isRunID(String(name.dropLast(5))) else { continue }
+            // Regular files only (a symbolic link counts if it points at one), as before.
+            var isFile = entry.pointee.d_type == UInt8(DT_REG)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) || entry.pointee.d_type == UInt8(DT_LNK) {
+                var info = stat()
+                isFile = stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            }
+            if isFile { ids.append(String(name.dropLast(5))) }
         }
-            .map { String($0.dropLast(5)) }
-            .sorted(by: >)
+        return ids.sorted(by: >)
     }
 
     /// Loads one record by id, a unique id prefix, or nil for the newest.
