@@ -72,6 +72,8 @@ enum RunCommand {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
         let reports = try arguments.all("--report").map(ReportRequest.parse)
+        if !arguments.flag("--dry-run") { HTTPExecutor.prepareInBackground() }
+        defer { HTTPExecutor.awaitPreparation() }
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
             throw UsageError(message: "give only one of --http1.1 and --http2", command: command.spec)
         }
@@ -134,6 +136,13 @@ enum RunCommand {
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
+        // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
+        // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
+        // record therefore leaves one record fewer than the limit.
+        let runs = RunStore(directory: context.workspace.runsDirectory)
+        let historyLimit = try context.historyLimit(terminal)
+        let pruning = DispatchGroup()
+        DispatchQueue.global(qos: .utility).async(group: pruning) { runs.prune(keep: historyLimit - 1) }
         Interruption.install()
         let started = Date()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
@@ -142,9 +151,8 @@ enum RunCommand {
         let record = run.record
         // The results, the collections and their requests are freed by the exit, not one by one (see there).
         ProcessLifetime.keepUntilExit((run, references, context))
-        let runs = RunStore(directory: context.workspace.runsDirectory)
+        pruning.wait()
         let file = try runs.save(record, encodedResults: run.encodedResults)
-        runs.prune(keep: try context.historyLimit(terminal), sparing: record.id)
         for report in reports { try report.write(record) }
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)

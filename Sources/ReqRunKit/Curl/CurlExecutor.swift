@@ -1,3 +1,4 @@
+import Foundation
 internal import CCurl
 
 /// Sends prepared requests through one libcurl multi handle. Its connection cache keeps connections alive
@@ -30,6 +31,23 @@ public final class HTTPExecutor {
     }
 
     deinit { close() }
+
+    /// Starts `curl_global_init` and OpenSSL's set-up on a thread of their own and returns at once, so that
+    /// they overlap with loading the workspace (together about 2 ms of a run's start, most of it libcurl
+    /// loading its LDAP and SASL plugins). Call only when requests will be sent: `--version`, `list` and dry
+    /// runs never initialise libcurl. The first executor waits for whatever is not done yet; call
+    /// `awaitPreparation()` before the process exits (exiting during OpenSSL's set-up is not safe).
+    public static func prepareInBackground() {
+        DispatchQueue.global(qos: .userInitiated).async(group: preparation) {
+            CurlGlobal.ensureInitialized()
+            Digest.warmUp()
+        }
+    }
+
+    /// Waits until what `prepareInBackground` started is done (at once if nothing was started).
+    public static func awaitPreparation() { preparation.wait() }
+
+    private static let preparation = DispatchGroup()
 
     /// `curl_version()`'s text, for run records.
     public static var libcurlVersion: String { CurlGlobal.version }

@@ -3,10 +3,19 @@ internal import CCrypto
 /// Message digests from OpenSSL's libcrypto (EVP interface).
 public enum Digest {
     /// SHA-1 (FIPS 180-4) of `bytes`: 20 bytes. Used only for name-based UUIDs, where RFC 9562 requires it.
-    public static func sha1(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, EVP_sha1()) }
+    public static func sha1(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, fetchedSHA1) }
 
     /// SHA-256 (FIPS 180-4) of `bytes`: 32 bytes.
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, EVP_sha256()) }
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, fetchedSHA256) }
+
+    // The algorithms fetched from OpenSSL's default provider once: with `EVP_sha1()` and `EVP_sha256()`
+    // every digest fetches again (OpenSSL 3's "implicit fetch", thousands of instructions each; a workspace
+    // derives an id per group). The first fetch also sets OpenSSL up (about 5 M instructions).
+    nonisolated(unsafe) static let fetchedSHA1 = EVP_MD_fetch(nil, "SHA1", nil)
+    nonisolated(unsafe) static let fetchedSHA256 = EVP_MD_fetch(nil, "SHA256", nil)
+
+    /// Sets OpenSSL's digests up now (see `HTTPExecutor.prepareInBackground`).
+    static func warmUp() { _ = (fetchedSHA1, fetchedSHA256) }
 
     private static func oneShot(_ bytes: [UInt8], _ md: OpaquePointer?) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
@@ -32,13 +41,10 @@ public enum Digest {
 public final class SHA256Hasher {
     private let context: OpaquePointer
 
-    /// SHA-256 fetched from the default provider once: `EVP_sha256()` makes every `EVP_DigestInit_ex` fetch
-    /// it again (OpenSSL 3 "implicit fetch", about 8,000 instructions a response in callgrind).
-    nonisolated(unsafe) private static let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
-
     public init() {
         context = EVP_MD_CTX_new()
-        precondition(EVP_DigestInit_ex(context, Self.sha256, nil) == 1, "EVP_DigestInit_ex failed")
+        // Fetched once (`Digest.fetchedSHA256`): an implicit fetch cost about 8,000 instructions a response.
+        precondition(EVP_DigestInit_ex(context, Digest.fetchedSHA256, nil) == 1, "EVP_DigestInit_ex failed")
     }
 
     deinit { EVP_MD_CTX_free(context) }
