@@ -117,13 +117,15 @@ import Testing
     }
 
     @Test func schemesOtherThanHTTPAreSkippedAndMissingSchemeMeansHTTP() throws {
-        for (url, scheme) in [("wss://echo.websocket.org", "wss"), ("FILE:///etc/passwd", "file"), ("ftp://x", "ftp")] {
+        for (url, scheme) in [("wss://echo.websocket.org", "wss"), ("FILE:///etc/passwd", "file"), ("ftp://x", "ftp"),
+                              ("httpx://x", "httpx"), ("htt://x", "htt"), ("hxxp://x", "hxxp")] {
             let result = prepare(Request(url: url))
             #expect(result == .failure(.unsupportedScheme(scheme)))
             if case .failure(let failure) = result { #expect(failure.isSkip) }
         }
         #expect(try prepare(Request(url: "127.0.0.1:8080/get")).get().url == "http://127.0.0.1:8080/get")
         #expect(try prepare(Request(url: "HTTPS://x")).get().scheme == "https")
+        #expect(try prepare(Request(url: "hTtP://x/a://b")).get().scheme == "http")
     }
 
     @Test func lineBreaksInjectedIntoURLOrHeadersAreRefused() throws {

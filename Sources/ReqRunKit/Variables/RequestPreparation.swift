@@ -138,7 +138,7 @@ public enum RequestPreparation {
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
             if let auth { try apply(auth, to: &prepared, scope) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
-            guard ["http", "https"].contains(prepared.scheme) else { throw .unsupportedScheme(prepared.scheme) }
+            guard URLNormalizer.hasHTTPScheme(prepared.url) else { throw .unsupportedScheme(prepared.scheme) }
             try URLNormalizer.validate(prepared.url)
             return .success(prepared)
         } catch {
@@ -275,7 +275,8 @@ public enum RequestPreparation {
     private static func resolve(_ template: String, _ scope: VariableScope, field: String,
                                 allowLineBreaks: Bool = false) throws(PreparationFailure) -> String {
         let text = try scope.resolve(template, field: field)
-        if !allowLineBreaks, text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        // CR, LF and NUL are single bytes in UTF-8, so the bytes tell exactly.
+        if !allowLineBreaks, text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
             throw .forbiddenCharacter(field: field)
         }
         return text

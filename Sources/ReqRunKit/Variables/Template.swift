@@ -7,6 +7,17 @@ public enum Template {
         case reference(String)
     }
 
+    /// Whether `template` contains `{{` (a possible reference): without one, it is plain text as written.
+    /// On bytes, without building segments: most templates of most requests have no reference.
+    public static func mayHaveReferences(_ template: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in template.utf8 {
+            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     /// Splits `template` into text and `{{name}}` references. `{{` without a closing `}}` is text.
     /// Scans UTF-8 bytes (the braces are ASCII), as this runs for every template of every request.
     public static func segments(_ template: String) -> [Segment] {

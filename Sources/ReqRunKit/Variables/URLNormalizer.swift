@@ -34,7 +34,29 @@ public enum URLNormalizer {
     }
 
     /// The UTF-8 offset of `://` in `url`, if it has one.
-    public static func schemeEnd(_ url: String) -> Int? { find(Array("://".utf8), in: Array(url.utf8)) }
+    public static func schemeEnd(_ url: String) -> Int? {
+        // On the UTF-8 view, without copying it into an array: this runs several times per request.
+        var offset = 0, matched = 0
+        for byte in url.utf8 {
+            let expected: UInt8 = matched == 0 ? UInt8(ascii: ":") : UInt8(ascii: "/")
+            if byte == expected {
+                matched += 1
+                if matched == 3 { return offset - 2 }
+            } else {
+                matched = byte == UInt8(ascii: ":") ? 1 : 0
+            }
+            offset += 1
+        }
+        return nil
+    }
+
+    /// Whether `url`'s scheme is `http` or `https`, in any case (RFC 3986 §3.1: schemes are case-insensitive).
+    public static func hasHTTPScheme(_ url: String) -> Bool {
+        guard let end = schemeEnd(url) else { return true }  // no scheme: sent as http
+        guard end == 4 || end == 5 else { return false }
+        let letters = Array("https".utf8)
+        return zip(url.utf8.prefix(end), letters).allSatisfy { $0 | 0x20 == $1 }
+    }
 
     /// - Throws: `PreparationFailure.invalidURL` for a host that cannot be converted.
     public static func normalize(_ url: String) throws(PreparationFailure) -> String {

@@ -60,6 +60,7 @@ public struct VariableScope: Sendable {
     /// - Parameter field: where the template is (`url`, `headers[0].value`, `body`…), for messages.
     /// - Throws: `PreparationFailure.undefinedVariables` (every undefined name, in order) `.variableCycle` or `.variableDepth`.
     public func resolve(_ template: String, field: String) throws(PreparationFailure) -> String {
+        guard Template.mayHaveReferences(template) else { return template }
         var missing: [String] = []
         let text = try render(template, chain: [], missing: &missing, field: field)
         if !missing.isEmpty { throw .undefinedVariables(names: missing, field: field) }
