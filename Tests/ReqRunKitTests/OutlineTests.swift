@@ -103,6 +103,23 @@ import ReqRunKit
 }
 
 @Suite struct OutlineTreeJSONTests {
+    @Test func streamedJSONEqualsTheWholeText() throws {
+        // Large enough for several 64 KiB chunks, with a name that needs escaping and non-ASCII text.
+        let requests = (0..<3000).map { Request(id: "r\($0)", name: "req \"\($0)\" ü", method: "GET", url: "{{base}}/items/\($0)") }
+        let group = RequestGroup(id: UUID(), name: "G", requests: requests)
+        let tree = OutlineTree(Outline(collections: [RequestCollection(name: "C", file: "c.json", groups: [group])],
+                                       expansion: .saved([group.id])),
+                               workspace: Workspace(root: URL(fileURLWithPath: "/w")))
+        var chunks: [[UInt8]] = []
+        tree.writeJSON { chunks.append(Array($0)) }
+        #expect(chunks.count > 1)
+        #expect(chunks.allSatisfy { $0.count <= 65_536 })
+        let whole = tree.jsonBytes()
+        #expect(whole.count > 200_000)
+        #expect(chunks.flatMap { $0 } == whole)
+        #expect(try JSONDecoder().decode(OutlineTree.self, from: Data(whole)).collections[0].groups[0].requests[2999].url == "{{base}}/items/2999")
+    }
+
     @Test func writerAgreesWithCodable() throws {
         let inner = RequestGroup(id: UUID(), idIsDerived: true, name: "in \"q\"", requests: [Request(id: "r", name: "n", method: "POST", url: "{{u}}/ü")])
         let outer = RequestGroup(id: UUID(), name: "out", requests: [Request(url: "u")], groups: [inner])

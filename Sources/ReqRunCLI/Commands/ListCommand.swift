@@ -27,7 +27,7 @@ enum ListCommand {
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
             let tree = OutlineTree(outline, workspace: context.workspace)
-            terminal.outBytes(tree.jsonBytes())
+            tree.writeJSON(to: terminal.outBytes)
             ProcessLifetime.keepUntilExit((context, outline, tree))
         } else {
             render(outline, terminal)

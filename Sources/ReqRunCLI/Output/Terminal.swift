@@ -5,8 +5,9 @@ import Foundation
 struct Terminal: Sendable {
     var out: @Sendable (String) -> Void
     /// Writes bytes that are already UTF-8 text to stdout as `out` would write their text, without making a
-    /// `String` of them first (a 20 MB `list --json` was validated and copied twice on the way).
-    var outBytes: @Sendable ([UInt8]) -> Void
+    /// `String` of them first (a 20 MB `list --json` was validated and copied twice on the way). The bytes
+    /// are only borrowed for the call, so a writer can pass its buffer each time it fills.
+    var outBytes: @Sendable (UnsafeRawBufferPointer) -> Void
     var err: @Sendable (String) -> Void
     /// Whether stdout gets ANSI colour.
     var colorOut: Bool
@@ -87,9 +88,9 @@ final class StandardOutput: @unchecked Sendable {
         if full { flush() }
     }
 
-    /// Appends `bytes`; a block larger than the buffer goes to stdout directly after what is buffered,
-    /// rather than being copied into the buffer first.
-    func append(_ bytes: [UInt8]) {
+    /// Appends `bytes`; a block that does not fit in the buffer goes to stdout directly after what is
+    /// buffered, rather than being copied into the buffer first.
+    func append(_ bytes: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
         if buffer.count + bytes.count < Self.capacity {
@@ -97,7 +98,7 @@ final class StandardOutput: @unchecked Sendable {
             return
         }
         writeBuffer()
-        bytes.withUnsafeBytes(Self.writeAll)
+        Self.writeAll(bytes)
     }
 
     func flush() {

@@ -14,7 +14,7 @@ enum ExpectationDecoder {
 
     private static func expectation(_ item: FieldReader) throws(InputError) -> Expectation {
         let subjects = ["status", "header", "body", "json", "timeBelow", "bodySize", "bodySizeBelow"]
-        let present = subjects.filter { item.optional($0) != nil }
+        let present = subjects.filter { item.optional(.named($0)) != nil }
         guard present.count == 1 else {
             throw item.error(item.node, item.path, present.isEmpty
                 ? "an expectation needs one of \(subjects.map { "'\($0)'" }.joined(separator: ", "))"
@@ -35,7 +35,7 @@ enum ExpectationDecoder {
         case "json":
             try item.rejectUnknownKeys(["json", "equals", "exists", "type"])
             let path = try jsonPath(item, key: "json")
-            let checks = ["equals", "exists", "type"].filter { item.optional($0) != nil || ($0 == "equals" && item.members.contains { $0.key == "equals" }) }
+            let checks = ["equals", "exists", "type"].filter { item.optional(.named($0)) != nil || ($0 == "equals" && item.members.contains { $0.key == "equals" }) }
             guard checks.count == 1 else {
                 throw item.error(item.node, item.path, "a json expectation needs exactly one of 'equals', 'exists', 'type'")
             }
@@ -59,7 +59,7 @@ enum ExpectationDecoder {
         default:
             let key = present[0]
             try item.rejectUnknownKeys([key])
-            return .bodySize(bytes: try nonNegativeInteger(item, key), below: key == "bodySizeBelow")
+            return .bodySize(bytes: try nonNegativeInteger(item, .named(key)), below: key == "bodySizeBelow")
         }
     }
 
@@ -93,7 +93,7 @@ enum ExpectationDecoder {
 
     /// One of `equals`, `contains`, `matches` (checked as a regular expression now), `exists`.
     private static func textCheck(_ item: FieldReader) throws(InputError) -> Expectation.TextCheck {
-        let operators = ["equals", "contains", "matches", "exists"].filter { item.optional($0) != nil }
+        let operators = ["equals", "contains", "matches", "exists"].filter { item.optional(.named($0)) != nil }
         guard operators.count == 1 else {
             throw item.error(item.node, item.path, "expected exactly one of 'equals', 'contains', 'matches', 'exists'")
         }
@@ -105,7 +105,7 @@ enum ExpectationDecoder {
         }
     }
 
-    static func regex(_ item: FieldReader, key: String) throws(InputError) -> String {
+    static func regex(_ item: FieldReader, key: FieldKey) throws(InputError) -> String {
         let pattern = try item.requiredString(key)
         do {
             _ = try NSRegularExpression(pattern: pattern)
@@ -115,7 +115,7 @@ enum ExpectationDecoder {
         return pattern
     }
 
-    static func jsonPath(_ item: FieldReader, key: String) throws(InputError) -> JSONPath {
+    static func jsonPath(_ item: FieldReader, key: FieldKey) throws(InputError) -> JSONPath {
         let text = try item.requiredString(key)
         do {
             return try JSONPath(text)
@@ -125,7 +125,7 @@ enum ExpectationDecoder {
         }
     }
 
-    private static func bool(_ item: FieldReader, _ key: String) throws(InputError) -> Bool {
+    private static func bool(_ item: FieldReader, _ key: FieldKey) throws(InputError) -> Bool {
         let node = try item.required(key)
         guard case .bool(let value) = node.value else {
             throw item.error(node, item.childPath(key), "expected true or false, found \(node.kindDescription)")
@@ -133,7 +133,7 @@ enum ExpectationDecoder {
         return value
     }
 
-    private static func nonNegativeInteger(_ item: FieldReader, _ key: String) throws(InputError) -> Int {
+    private static func nonNegativeInteger(_ item: FieldReader, _ key: FieldKey) throws(InputError) -> Int {
         let node = try item.required(key)
         guard case .number(let text) = node.value, let value = Int(text), value >= 0 else {
             throw item.error(node, item.childPath(key), "expected a whole number of 0 or more")
@@ -147,7 +147,7 @@ enum ExpectationDecoder {
             let item = try FieldReader(file: reader.file, node: node, path: path)
             try item.rejectUnknownKeys(["var", "json", "header", "regex", "cookie"])
             let variable = try item.requiredString("var")
-            let sources = ["json", "header", "regex", "cookie"].filter { item.optional($0) != nil }
+            let sources = ["json", "header", "regex", "cookie"].filter { item.optional(.named($0)) != nil }
             guard sources.count == 1 else {
                 throw item.error(node, path, "a capture needs exactly one of 'json', 'header', 'regex', 'cookie'")
             }

@@ -36,10 +36,27 @@ public struct JSONNode: Sendable, Equatable {
 
     /// One `"key": value` pair of an object.
     public struct Member: Sendable, Equatable {
-        public var key: String
+        /// The key. Not settable, so that `keyIsASCII` always describes it.
+        public private(set) var key: String
+        /// `key` in one word when it is short ASCII, from the bytes the parser just read: field lookups
+        /// compare words rather than strings (see `KeyCode`).
+        var keyCode: KeyCode
         /// Where the key's opening quote is.
         public var keyLocation: SourceLocation
         public var value: JSONNode
+
+        /// A member whose key's code is worked out here.
+        public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
+            self.init(key: key, keyCode: KeyCode(key), keyLocation: keyLocation, value: value)
+        }
+
+        /// A member whose key's code the caller already made (the parser, from the key's bytes).
+        init(key: String, keyCode: KeyCode, keyLocation: SourceLocation, value: JSONNode) {
+            self.key = key
+            self.keyCode = keyCode
+            self.keyLocation = keyLocation
+            self.value = value
+        }
     }
 
     public var value: Value

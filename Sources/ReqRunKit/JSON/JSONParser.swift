@@ -78,7 +78,9 @@ public struct JSONParser: ~Copyable {
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(), location: start)
         case UInt8(ascii: "["): return JSONNode(value: try parseArray(), location: start)
-        case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), location: start)
+        case UInt8(ascii: "\""):
+            var isASCII = false
+            return JSONNode(value: .string(try parseString(isASCII: &isASCII)), location: start)
         case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(value: .bool(true), location: start)
         case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(value: .bool(false), location: start)
         case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(value: .null, location: start)
@@ -117,7 +119,13 @@ public struct JSONParser: ~Copyable {
                 throw error("expected a string key, found \(describeCurrent())")
             }
             let keyLocation = location
-            let key = try parseString()
+            let keyStart = index + 1
+            var keyIsASCII = false
+            let key = try parseString(isASCII: &keyIsASCII)
+            // Without escapes (the raw and decoded lengths agree, as an escape is two or more bytes for one)
+            // the key's bytes are the ones just read, up to the closing quote.
+            let raw = UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1])
+            let keyCode = !keyIsASCII ? KeyCode.nonASCII : raw.count == key.utf8.count ? KeyCode(ascii: raw) : KeyCode(key)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())")
@@ -125,7 +133,7 @@ public struct JSONParser: ~Copyable {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            members.push(JSONNode.Member(key: key, keyLocation: keyLocation, value: value))
+            members.push(JSONNode.Member(key: key, keyCode: keyCode, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -185,7 +193,9 @@ public struct JSONParser: ~Copyable {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// The string starting at the opening quote; `isASCII` says whether its decoded text is all ASCII
+    /// (known from the scan, so object keys can be compared by length, see `JSONNode.Member.keyIsASCII`).
+    private mutating func parseString(isASCII: inout Bool) throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         let start = index
         // Fast path, nearly every string of a collection: no escape before the closing quote, so the string
@@ -198,6 +208,7 @@ public struct JSONParser: ~Copyable {
             let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
             if !nonASCII {
                 index = end + 1
+                isASCII = true
                 return String(decoding: run, as: UTF8.self)
             }
             if let text = String(validating: run, as: UTF8.self) {
@@ -206,7 +217,9 @@ public struct JSONParser: ~Copyable {
             }
             // Not UTF-8: the loop below reports it where the run ends, at the closing quote.
         }
-        return try parseEscapedString(runStart: start, runEnd: end, runIsASCII: !nonASCII)
+        let text = try parseEscapedString(runStart: start, runEnd: end, runIsASCII: !nonASCII)
+        isASCII = unescaped.allSatisfy { $0 < 0x80 }  // rare: escapes can spell non-ASCII (`\u00e9`)
+        return text
     }
 
     /// The rest of a string whose first plain run is `bytes[runStart..<runEnd]` (ending at the first

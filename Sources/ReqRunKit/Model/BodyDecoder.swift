@@ -4,15 +4,15 @@ import Foundation
 /// `graphql`. File paths resolve against the collection file's folder and must exist when the collection
 /// loads (so a typo is an input error, not a failed request).
 enum BodyDecoder {
-    static let keys = ["body", "form", "multipart", "bodyFile", "graphql"]
+    static let keys: FieldNames = ["body", "form", "multipart", "bodyFile", "graphql"]
 
     static func decode(_ reader: FieldReader, base: String) throws(InputError) -> RequestBody? {
-        let present = keys.filter { reader.optional($0) != nil }
+        let present = reader.present(keys)
         guard present.count <= 1 else {
-            throw reader.error(reader.optional(present[1])!, reader.childPath(present[1]),
+            throw reader.error(reader.optional(.named(present[1]))!, reader.childPath(present[1]),
                                "a request has one body; found \(present.map { "'\($0)'" }.joined(separator: " and "))")
         }
-        guard let key = present.first, let node = reader.optional(key) else { return nil }
+        guard let key = present.first, let node = reader.optional(.named(key)) else { return nil }
         let path = reader.childPath(key)
         switch key {
         case "body":

@@ -28,41 +28,64 @@ struct FieldReader {
 
     func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    func childPath(_ key: FieldKey) -> String { childPath(key.text) }
+
     func error(_ node: JSONNode, _ path: String, _ reason: String) -> InputError {
         InputError(file: file, location: node.location, fieldPath: path, reason: reason)
     }
 
     /// Rejects keys outside `known` (catches typos such as `heders`), with a "did you mean" hint.
-    func rejectUnknownKeys(_ known: [String]) throws(InputError) {
-        for member in members where !known.contains(member.key) {
+    func rejectUnknownKeys(_ known: FieldNames) throws(InputError) {
+        for member in members where !known.contains(member) {
             var reason = "unknown field '\(member.key)'"
-            if let guess = Suggestion.closest(to: member.key, among: known) { reason += " (did you mean '\(guess)'?)" }
+            if let guess = Suggestion.closest(to: member.key, among: known.names) { reason += " (did you mean '\(guess)'?)" }
             throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key), reason: reason)
         }
         // Objects here have a handful of keys, all from `known`: comparing pairs costs less than building a
         // Set for every object of a large collection.
-        for (i, member) in members.enumerated() where members[..<i].contains(where: { $0.key == member.key }) {
+        for (i, member) in members.enumerated() where members[..<i].contains(where: { $0.hasSameKey(as: member) }) {
             throw InputError(file: file, location: member.keyLocation, fieldPath: childPath(member.key),
                              reason: "the field '\(member.key)' appears twice")
         }
     }
 
-    /// The value of `key`, or nil when absent or `null`.
-    func optional(_ key: String) -> JSONNode? {
-        guard let node = members.first(where: { $0.key == key })?.value else { return nil }
-        if case .null = node.value { return nil }
-        return node
+    /// The value of the field `key`, or nil when absent or `null`.
+    func optional(_ key: FieldKey) -> JSONNode? {
+        let code = key.code
+        return members.withUnsafeBufferPointer { members in
+            for member in members where member.keyCode.equals(code) ?? (member.key == key.text) {
+                if case .null = member.value.value { return nil }
+                return member.value
+            }
+            return nil
+        }
     }
 
-    func required(_ key: String) throws(InputError) -> JSONNode {
+    /// The value of the field `name`, or nil when absent or `null`.
+    func optional(_ name: FieldName) -> JSONNode? {
+        for i in members.indices where name.matches(members[i]) {
+            if case .null = members[i].value.value { return nil }
+            return members[i].value
+        }
+        return nil
+    }
+
+    /// Those of `names` that are present and not `null`, in the order of `names` (no allocation when none is).
+    func present(_ names: FieldNames) -> [String] {
+        var found: [String] = []
+        for name in names.entries where optional(name) != nil { found.append(name.text) }
+        return found
+    }
+
+    func required(_ key: FieldKey) throws(InputError) -> JSONNode {
         guard let node = optional(key) else {
             throw InputError(file: file, location: node.location, fieldPath: childPath(key),
-                             reason: "missing required field '\(key)'")
+                             reason: "missing required field '\(key.text)'")
         }
         return node
     }
 
-    func optionalString(_ key: String) throws(InputError) -> String? {
+    func optionalString(_ key: FieldKey) throws(InputError) -> String? {
         guard let node = optional(key) else { return nil }
         guard case .string(let s) = node.value else {
             throw error(node, childPath(key), "expected a string, found \(node.kindDescription)")
@@ -70,7 +93,7 @@ struct FieldReader {
         return s
     }
 
-    func requiredString(_ key: String) throws(InputError) -> String {
+    func requiredString(_ key: FieldKey) throws(InputError) -> String {
         let node = try required(key)
         guard case .string(let s) = node.value else {
             throw error(node, childPath(key), "expected a string, found \(node.kindDescription)")
@@ -79,7 +102,7 @@ struct FieldReader {
     }
 
     /// The elements of the array at `key` (empty when absent), each with its path `key[i]` built on demand.
-    func optionalElements(_ key: String) throws(InputError) -> FieldElements {
+    func optionalElements(_ key: FieldKey) throws(InputError) -> FieldElements {
         guard let node = optional(key) else { return FieldElements(items: [], arrayPath: "") }
         guard case .array(let items) = node.value else {
             throw error(node, childPath(key), "expected an array, found \(node.kindDescription)")
@@ -88,7 +111,7 @@ struct FieldReader {
     }
 
     /// The elements of the array at `key` (empty when absent), each with its path `key[i]`.
-    func optionalArray(_ key: String) throws(InputError) -> [(node: JSONNode, path: String)] {
+    func optionalArray(_ key: FieldKey) throws(InputError) -> [(node: JSONNode, path: String)] {
         try optionalElements(key).map { (node: $0.node, path: $0.path.text) }
     }
 }

@@ -52,11 +52,11 @@ enum PostmanAuthDecoder {
 
     /// The type's parameters as name → text, from the v2.1 list or the v2.0 object; disabled entries dropped.
     private static func parameters(_ auth: FieldReader, _ type: String) throws(InputError) -> [String: String] {
-        guard let node = auth.optional(type) else { return [:] }
+        guard let node = auth.optional(.named(type)) else { return [:] }
         var result: [String: String] = [:]
         switch node.value {
         case .array:
-            for entry in try auth.postmanEntries(type) {
+            for entry in try auth.postmanEntries(.named(type)) {
                 if let key = entry.key { result[key] = entry.value ?? "" }
             }
         case .object(let members):

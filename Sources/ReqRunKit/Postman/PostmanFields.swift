@@ -4,13 +4,13 @@
 extension FieldReader {
     /// The value at `key` as text: a string as is, a number as written, a boolean as `true`/`false`, an object
     /// or array as compact JSON; nil when absent or null.
-    func postmanText(_ key: String) -> String? {
+    func postmanText(_ key: FieldKey) -> String? {
         optional(key).map(PostmanFields.text)
     }
 
     /// The array at `key`, also accepting a single object where Postman exports sometimes write one
     /// (`"event": {…}`).
-    func postmanList(_ key: String) throws(InputError) -> [(node: JSONNode, path: String)] {
+    func postmanList(_ key: FieldKey) throws(InputError) -> [(node: JSONNode, path: String)] {
         guard let node = optional(key) else { return [] }
         if case .object = node.value { return [(node, childPath(key))] }
         return try optionalArray(key)
@@ -24,7 +24,7 @@ extension FieldReader {
     }
 
     /// The enabled `{"key", "value"}` entries of the list at `key`, in order (disabled ones dropped).
-    func postmanEntries(_ key: String) throws(InputError) -> [PostmanFields.Entry] {
+    func postmanEntries(_ key: FieldKey) throws(InputError) -> [PostmanFields.Entry] {
         var entries: [PostmanFields.Entry] = []
         for (node, path) in try postmanList(key) {
             let entry = try FieldReader(file: file, node: node, path: path)

@@ -75,7 +75,7 @@ enum PostmanURL {
 
     /// `host` or `path` as its list of parts: a string is one part (a path string is split at `/`).
     private static func parts(_ url: FieldReader, _ key: String) throws(InputError) -> [String] {
-        guard let node = url.optional(key) else { return [] }
+        guard let node = url.optional(.named(key)) else { return [] }
         switch node.value {
         case .string(let text):
             return key == "path" ? text.split(separator: "/", omittingEmptySubsequences: false).map(String.init).drop { $0.isEmpty }.map { $0 } : [text]

@@ -58,13 +58,13 @@ public struct Workspace: Sendable {
             let display = displayPath(url)
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard exists, !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
+            guard exists, !isDirectory.boolValue, let bytes = FileBytes.read(atPath: url.path) else {
                 let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
                 let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")
                     : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
                 throw InputError(file: display, location: nil, reason: reason)
             }
-            collections.append(try CollectionDecoder.decode(Array(data), file: display, fileName: url.lastPathComponent,
+            collections.append(try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent,
                                                             // Relative body files sit beside the real file, also behind a symlink.
                                                             baseDirectory: url.resolvingSymlinksInPath().deletingLastPathComponent().path))
         }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Reading a whole file straight into a byte array.
+///
+/// `FileManager.contents(atPath:)` gives `Data`, and the parser wants `[UInt8]`: the copy between them
+/// touched the file's size in fresh pages a second time (about 1,900 page faults, 8 % of `list --all --json`'s
+/// on a 7.7 MB collection, `perf record -e page-faults`).
+enum FileBytes {
+    /// The file's bytes, or nil when it cannot be opened or read.
+    static func read(atPath path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        // One byte more than the size, so that a file that grew since `fstat` is noticed.
+        let room = max(Int(info.st_size), 0) + 1
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+            count = 0
+            while count < room {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, room - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true; return }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if failed { return nil }
+        // A file that grew while being read (or a special file whose size says nothing): read the usual way.
+        if bytes.count == room { return FileManager.default.contents(atPath: path).map { Array($0) } }
+        return bytes
+    }
+}

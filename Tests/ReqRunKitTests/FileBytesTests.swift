@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+@Suite struct FileBytesTests {
+    @Test func readsWholeFilesAndNothingElse() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-filebytes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let file = folder.appendingPathComponent("c.json")
+        try Data(content).write(to: file)
+        #expect(FileBytes.read(atPath: file.path) == content)
+        let empty = folder.appendingPathComponent("empty.json")
+        try Data().write(to: empty)
+        #expect(FileBytes.read(atPath: empty.path) == [])
+        #expect(FileBytes.read(atPath: folder.appendingPathComponent("missing.json").path) == nil)
+        #expect(FileBytes.read(atPath: folder.path) == nil)
+    }
+}
