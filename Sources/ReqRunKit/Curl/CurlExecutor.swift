@@ -33,14 +33,15 @@ public final class HTTPExecutor {
     deinit { close() }
 
     /// Starts `curl_global_init` and OpenSSL's set-up on a thread of their own and returns at once, so that
-    /// they overlap with loading the workspace (together about 2 ms of a run's start, most of it libcurl
-    /// loading its LDAP and SASL plugins). Call only when requests will be sent: `--version`, `list` and dry
+    /// they overlap with loading the workspace (together about 2 ms of a run's start), and reads libcurl's
+    /// version for the record (OpenLDAP loads its SASL plugins then, another 1.5–4 ms). Call only when requests will be sent: `--version`, `list` and dry
     /// runs never initialise libcurl. The first executor waits for whatever is not done yet; call
     /// `awaitPreparation()` before the process exits (exiting during OpenSSL's set-up is not safe).
     public static func prepareInBackground() {
         DispatchQueue.global(qos: .userInitiated).async(group: preparation) {
             CurlGlobal.ensureInitialized()
             Digest.warmUp()
+            _ = CurlGlobal.version
         }
     }
 

@@ -10,6 +10,8 @@ enum CurlGlobal {
         precondition(initialized, "curl_global_init failed")
     }
 
-    /// `curl_version()`, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 …`.
-    static var version: String { String(cString: curl_version()) }
+    /// `curl_version()`, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 …`, asked once: asking OpenLDAP
+    /// for its version makes it load its SASL plugins (1.5–4 ms measured at the end of a run), so
+    /// `HTTPExecutor.prepareInBackground` asks it ahead on its thread.
+    static let version = String(cString: curl_version())
 }
