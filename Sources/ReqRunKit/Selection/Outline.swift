@@ -80,25 +80,22 @@ public struct Outline: Sendable {
     /// `itemOrder` interleaves them) keeping those whose chain of groups passes `include`; `index` numbers all requests, kept or not, so it is stable.
     private func references(_ include: ([RequestGroup]) -> Bool) -> [RequestReference] {
         var result: [RequestReference] = []
+        result.reserveCapacity(collections.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.requestCount } })
         var index = 0
         func walk(_ groups: [RequestGroup], chain: [RequestGroup], _ c: Int) {
             for group in groups {
                 let groupChain = chain + [group]
                 let keep = include(groupChain)
-                for item in group.items {
-                    switch item {
-                    case .request(let request):
-                        if keep {
-                            result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
-                                                           collectionVariables: collections[c].variables,
-                                                           collectionAuth: collections[c].auth,
-                                                           groups: groupChain, request: request))
-                        }
-                        index += 1
-                    case .group(let child):
-                        walk([child], chain: groupChain, c)
+                // Item by item, without building the group's `items` array (a copy of each request).
+                group.forEachItem(request: { request in
+                    if keep {
+                        result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
+                                                       collectionVariables: collections[c].variables,
+                                                       collectionAuth: collections[c].auth,
+                                                       groups: groupChain, request: request))
                     }
-                }
+                    index += 1
+                }, group: { child in walk([child], chain: groupChain, c) })
             }
         }
         for (c, collection) in collections.enumerated() { walk(collection.groups, chain: [], c) }
