@@ -112,6 +112,14 @@ public final class HTTPExecutor {
         curl_multi_add_handle(multi, transfer.easy)
     }
 
+    /// Lets libcurl send what was started since the last call (one `curl_multi_perform`), without waiting;
+    /// transfers that finish meanwhile are reported by the next `waitForCompletions`.
+    public func sendStarted() {
+        guard let multi, !inFlight.isEmpty, !Interruption.requested else { return }
+        var running: Int32 = 0
+        _ = curl_multi_perform(multi, &running)
+    }
+
     /// Drives the transfers until at least one finishes or `timeoutMilliseconds` pass, and returns those
     /// that finished. On Ctrl-C (see `Interruption`) every transfer in flight ends as "interrupted".
     /// - Parameter whileWaiting: called when no transfer is ready instead of sleeping, as long as it returns

@@ -241,7 +241,16 @@ private struct Scheduler {
         if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
             Thread.sleep(forTimeInterval: Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
         }
-        for (position, transfer) in finished { advance(position, transfer) }
+        let done = finished.compactMap { advance($0.tag, $0.result) }
+        // The requests that are done leave their slots now: start the next requests and send them before
+        // finishing these (checks, captures, results), so the server works on them meanwhile. Requests that
+        // use a capture still wait (their dependency is not finished yet); --bail must see each failure before
+        // anything else starts, and --delay paces from one finished request to the next.
+        if !done.isEmpty, !configuration.bail, configuration.delayMilliseconds == 0 {
+            startReady()
+            executor?.sendStarted()
+        }
+        for item in done { finishAndComplete(item) }
         for position in retryAt.keys where Interruption.requested {
             retryAt[position] = nil
             guard let job = jobs.removeValue(forKey: position) else { continue }
@@ -258,9 +267,10 @@ private struct Scheduler {
         }
     }
 
-    /// After a transfer: follow a redirect, schedule a retry, or finish the request.
-    private mutating func advance(_ position: Int, _ transfer: TransferResult) {
-        guard var job = jobs[position] else { return }
+    /// After a transfer: follows a redirect or schedules a retry (the job stays), or, when the request is
+    /// done, takes its job out and returns it with what `finish` needs.
+    private mutating func advance(_ position: Int, _ transfer: TransferResult) -> Done? {
+        guard var job = jobs[position] else { return nil }
         switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
@@ -268,6 +278,7 @@ private struct Scheduler {
             job.current = next
             jobs[position] = job
             executor!.start(next, inspectBody: job.needsBody, tag: position)
+            return nil
         case .done(let stopReason):
             if stopReason == nil, job.attempts <= configuration.retries, RetryPolicy.shouldRetry(transfer), !Interruption.requested {
                 retryAt[position] = ContinuousClock.now + .milliseconds(Int(RetryPolicy.delay(attempt: job.attempts, after: transfer) * 1000))
@@ -276,15 +287,28 @@ private struct Scheduler {
                 job.redirectSetCookies = []
                 job.current = job.prepared
                 jobs[position] = job
-                return
+                return nil
             }
             jobs[position] = nil
-            let result = finish(position, job, transfer, stopReason)
-            complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets
-                     + zip(result.captures, references[position].request.captures).compactMap { capture, spec in
-                         if case .cookie = spec.source { return capture.value } else { return nil }
-                     })
+            return Done(position: position, job: job, transfer: transfer, stopReason: stopReason)
         }
+    }
+
+    /// A request whose last transfer is over, waiting to be finished.
+    private struct Done {
+        var position: Int
+        var job: Job
+        var transfer: TransferResult
+        var stopReason: String?
+    }
+
+    /// Checks expectations, takes captures and stores the result of a request that is done.
+    private mutating func finishAndComplete(_ done: Done) {
+        let result = finish(done.position, done.job, done.transfer, done.stopReason)
+        complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets
+                 + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
+                     if case .cookie = spec.source { return capture.value } else { return nil }
+                 })
     }
 
     /// The result of a request whose last transfer is `transfer`: expectations checked, captures taken.
