@@ -17,9 +17,26 @@ public enum ReqRunCommand {
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
-        let status = main(arguments, terminal: .standard())
+        // A closed standard descriptor would be handed to the next file opened (a run record would get the
+        // console's lines): fill it with /dev/null, and count a closed stdout as a failed write.
+        let stdoutWasClosed = fcntl(1, F_GETFD) == -1
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 { _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) }
+        // Output into a pipe whose reader is gone fails with EPIPE instead of killing the process (then a
+        // run still finishes and writes its record; libcurl's sockets never raise it).
+        signal(SIGPIPE, SIG_IGN)
+        let terminal = Terminal.standard()
+        let status = main(arguments, terminal: terminal)
         StandardOutput.shared.flush()
-        return status
+        let failure = stdoutWasClosed && StandardOutput.shared.wroteAnything ? EBADF : StandardOutput.shared.failure
+        return outputStatus(status, failure: failure, terminal)
+    }
+
+    /// The exit code once stdout is done: a write that failed (a full disk, a closed stdout) turns success
+    /// into 74 with a message; a reader that went away (`| head`, EPIPE) is no error of ours and changes nothing.
+    static func outputStatus(_ status: Int32, failure: Int32?, _ terminal: Terminal) -> Int32 {
+        guard let failure, failure != EPIPE else { return status }
+        terminal.error("could not write to standard output: \(String(cString: strerror(failure)))")
+        return status == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : status
     }
 
     static func main(_ arguments: [String], terminal: Terminal) -> Int32 {

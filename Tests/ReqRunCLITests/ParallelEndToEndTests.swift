@@ -93,6 +93,41 @@ import TestSupport
         }
     }
 
+    /// Found in review: with the next request started before the previous one was finished, a plain run
+    /// sent a request that did not need the capture ahead of one that did, resolved `{{auth}}` (an
+    /// environment value holding `{{token}}`) before `token` was captured, and left a captured cookie
+    /// unmasked in the next request's record. Requests go in list order, one after another.
+    @Test func capturesThroughEnvironmentValuesAndCookiesKeepSequentialOrder() throws {
+        let dir = try TemporaryDirectory()
+        let requests = """
+            {"name": "login", "url": "{{base}}/anything?token=tok-9", "capture": [{"var": "token", "json": "$.args.token"}]},
+            {"name": "uses auth", "url": "{{base}}/headers", "headers": {"X-Auth": "{{auth}}"},
+             "expect": [{"json": "$.headers.X-Auth", "equals": "Bearer tok-9"}]},
+            {"name": "independent", "url": "{{base}}/get"},
+            {"name": "set cookie", "url": "{{base}}/cookies/set?sess=cookie-value-77", "capture": [{"var": "sess", "cookie": "sess"}]},
+            {"name": "echo cookie", "url": "{{base}}/cookies", "expect": [{"json": "$.cookies.sess", "exists": true}]}
+            """
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [\#(requests)]}]}"#)
+        try dir.write("environments/e.json", #"{"base": "\#(try TestServers.httpbin())", "auth": "Bearer {{token}}"}"#)
+        for options in [[], ["--parallel", "4"]] {
+            let output = try ReqRunBinary.run(["run", "--all", "--env", "e"] + options, in: dir.url)
+            #expect(output.status == 0, "\(options): \(output.stdout)")
+            let shown = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
+            #expect(!shown.contains("cookie-value-77"), "\(options): a captured cookie is a secret")
+            let record = try JSONDecoder().decode(RunRecord.self, from: Data(shown.utf8))
+            #expect(record.results.allSatisfy { $0.passed }, "\(options)")
+            // The request using {{auth}} started only after the login it depends on was over.
+            let login = record.results[0], usesAuth = record.results[1]
+            #expect(usesAuth.startOffset! >= login.startOffset! + login.timings!.total, "\(options)")
+            if options.isEmpty {
+                // One after another: each starts after the one before it ended.
+                for (before, after) in zip(record.results, record.results.dropFirst()) {
+                    #expect(after.startOffset! >= before.startOffset! + before.timings!.total, "\(after.name)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, Int32(143), "stopped by SIGTERM")])
     func aSignalStopsTheRunAndTheRecordIsWritten(_ number: Int32, _ status: Int32, _ reason: String) throws {
         let dir = try TemporaryDirectory()

@@ -30,14 +30,23 @@ struct ReportRequest {
         case .json:
             text = String(decoding: record.jsonBytes(), as: UTF8.self)
         }
+        try createFolder()
+        try AtomicFile.write(Array(text.utf8), to: url, mode: 0o644)
+    }
+
+    private var url: URL {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let url = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-        // Missing folders are created, as CI jobs often write reports into a fresh `reports/` folder.
+        return URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+    }
+
+    /// Creates the report's folder if missing, as CI jobs often write reports into a fresh `reports/`
+    /// folder; `run` calls it before sending anything, so a folder that cannot be made stops it early.
+    /// - Throws: `FileError` naming the folder.
+    func createFolder() throws(FileError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw FileError(path: url.deletingLastPathComponent().path, operation: "create the report folder", errno: (error as NSError).code == 4 ? ENOENT : EACCES)
         }
-        try AtomicFile.write(Array(text.utf8), to: url, mode: 0o644)
     }
 }

@@ -72,6 +72,8 @@ enum RunCommand {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
         let reports = try arguments.all("--report").map(ReportRequest.parse)
+        // A report folder that cannot be made fails the run before anything is sent.
+        if !arguments.flag("--dry-run") { for report in reports { try report.createFolder() } }
         if !arguments.flag("--dry-run") { HTTPExecutor.prepareInBackground() }
         defer { HTTPExecutor.awaitPreparation() }
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
@@ -153,12 +155,15 @@ enum RunCommand {
         ProcessLifetime.keepUntilExit((run, references, context))
         pruning.wait()
         let file = try runs.save(record, encodedResults: run.encodedResults)
-        for report in reports { try report.write(record) }
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
-        for report in reports { terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim)) }
+        // After the summary, so a report that cannot be written does not hide how the run went.
+        for report in reports {
+            try report.write(record)
+            terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim))
+        }
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
         if record.summary.errors > 0 { return .requestError }

@@ -15,17 +15,15 @@ struct Terminal: Sendable {
     static func standard() -> Terminal {
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let interactive = isatty(1) == 1
-        return Terminal(out: { text in
-                            // On a terminal each line shows at once; into a pipe or file, output is buffered as C's
-                            // stdio does (a write per line cost a tenth of a 1,000-request run).
-                            if interactive { FileHandle.standardOutput.write(Data(text.utf8)) } else { StandardOutput.shared.append(text) }
-                        },
-                        outBytes: { bytes in
-                            if interactive { FileHandle.standardOutput.write(Data(bytes)) } else { StandardOutput.shared.append(bytes) }
-                        },
+        // On a terminal each line shows at once; into a pipe or file, output is buffered as C's stdio does
+        // (a write per line cost a tenth of a 1,000-request run).
+        StandardOutput.shared.unbuffered = interactive
+        return Terminal(out: { text in StandardOutput.shared.append(text) },
+                        outBytes: { bytes in StandardOutput.shared.append(bytes) },
                         err: { text in
                             StandardOutput.shared.flush()  // keep stdout and stderr in order
-                            FileHandle.standardError.write(Data(text.utf8))
+                            var text = text
+                            text.withUTF8 { _ = StandardOutput.writeAll(2, UnsafeRawBufferPointer($0)) }
                         },
                         colorOut: interactive && !noColor)
     }
@@ -73,17 +71,27 @@ struct Terminal: Sendable {
 
 /// Buffered standard output for pipes and files: flushed at 64 KiB, before anything goes to stderr, and when
 /// the command ends (`ReqRunCommand.main`).
+///
+/// A write that fails (a full disk, a closed descriptor, a reader that went away) stops all further output to
+/// stdout rather than killing the process: SIGPIPE is ignored (see `ReqRunCommand.main`), so a run whose
+/// output goes to `head` still sends every request and writes its record. `failure` says what happened.
 final class StandardOutput: @unchecked Sendable {
     static let shared = StandardOutput()
     private var buffer: [UInt8] = []
     private let lock = NSLock()
+    /// Write through at once (stdout is a terminal).
+    var unbuffered = false
+    /// The `errno` of the first failed write to stdout, if any.
+    private(set) var failure: Int32?
+    /// Whether anything was written (or meant to be) to stdout.
+    private(set) var wroteAnything = false
 
     private static let capacity = 65_536
 
     func append(_ text: String) {
         lock.lock()
         buffer.append(contentsOf: text.utf8)
-        let full = buffer.count >= Self.capacity
+        let full = unbuffered || buffer.count >= Self.capacity
         lock.unlock()
         if full { flush() }
     }
@@ -93,12 +101,12 @@ final class StandardOutput: @unchecked Sendable {
     func append(_ bytes: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
-        if buffer.count + bytes.count < Self.capacity {
+        if !unbuffered, buffer.count + bytes.count < Self.capacity {
             buffer.append(contentsOf: bytes)
             return
         }
         writeBuffer()
-        Self.writeAll(bytes)
+        write(bytes)
     }
 
     func flush() {
@@ -110,16 +118,29 @@ final class StandardOutput: @unchecked Sendable {
     /// Writes and empties the buffer; the caller holds the lock.
     private func writeBuffer() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes(Self.writeAll)
+        buffer.withUnsafeBytes { write($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private static func writeAll(_ raw: UnsafeRawBufferPointer) {
+    /// Writes to stdout unless an earlier write failed; the caller holds the lock.
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        wroteAnything = wroteAnything || bytes.count > 0
+        guard failure == nil else { return }
+        failure = Self.writeAll(1, bytes)
+    }
+
+    /// Writes all of `raw` to `fd`; returns the `errno` of a failed write (nil when all went out).
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < raw.count {
-            let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-            if n <= 0 { if errno == EINTR { continue } else { break } }
+            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
             offset += n
         }
+        return nil
     }
 }

@@ -55,16 +55,30 @@ public enum Runner {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    /// Which earlier requests each request waits for: those that capture a variable it refers to.
-    static func dependencies(_ references: [RequestReference]) -> [Set<Int>] {
+    /// Which earlier requests each request waits for: those that capture a variable it refers to, directly
+    /// or through the values of collection, group, environment or `--var` variables. A request that captures
+    /// a cookie runs alone: it waits for every earlier request, and every later one waits for it. Its cookie
+    /// is in the run's jar as soon as its response arrives, so a request in flight meanwhile could carry a
+    /// credential not yet known as one (and not masked), or miss it by chance.
+    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
         guard references.contains(where: { !$0.request.captures.isEmpty }) else { return Array(repeating: [], count: references.count) }
+        let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
+        var lastCookieCapture: Int?
         var result: [Set<Int>] = []
         for (position, reference) in references.enumerated() {
-            let used = reference.referencedVariables
-            result.append(Set(used.flatMap { capturedBy[$0] ?? [] }))
-            for capture in reference.request.captures { capturedBy[capture.variable, default: []].append(position) }
+            let used = reference.referencedVariables(alsoThrough: layerValues)
+            var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
+            if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
+            if reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
+                waitsFor = Set(0..<position)
+            }
+            result.append(waitsFor)
+            for capture in reference.request.captures {
+                capturedBy[capture.variable, default: []].append(position)
+                if case .cookie = capture.source { lastCookieCapture = position }
+            }
         }
         return result
     }
@@ -97,6 +111,8 @@ private struct Scheduler {
     let references: [RequestReference]
     let configuration: RunConfiguration
     let dependencies: [Set<Int>]
+    /// Whether any request captures a variable (then results are finished before the next request starts).
+    let hasCaptures: Bool
     let runStart = Date()
     let pipeline: ResultPipeline
     /// Finished results, not yet masked, with the secret values to mask in them, until `report` moves them
@@ -121,7 +137,8 @@ private struct Scheduler {
         self.references = references
         self.configuration = configuration
         self.pipeline = pipeline
-        self.dependencies = Runner.dependencies(references)
+        self.dependencies = Runner.dependencies(references, configuration)
+        self.hasCaptures = references.contains { !$0.request.captures.isEmpty }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -153,6 +170,8 @@ private struct Scheduler {
                 continue
             }
             guard dependencies[position].allSatisfy({ $0 < reported || results[$0] != nil }) else {
+                // One at a time, requests go strictly in list order: the next waits rather than being passed.
+                if configuration.parallel == 1 { break }
                 index += 1
                 continue
             }
@@ -243,10 +262,11 @@ private struct Scheduler {
         }
         let done = finished.compactMap { advance($0.tag, $0.result) }
         // The requests that are done leave their slots now: start the next requests and send them before
-        // finishing these (checks, captures, results), so the server works on them meanwhile. Requests that
-        // use a capture still wait (their dependency is not finished yet); --bail must see each failure before
-        // anything else starts, and --delay paces from one finished request to the next.
-        if !done.isEmpty, !configuration.bail, configuration.delayMilliseconds == 0 {
+        // finishing these (checks, results), so the server works on them meanwhile. Only in runs without
+        // captures: a capture, and a cookie or secret it brings, must exist before later requests start.
+        // --bail must see each failure before anything else starts; --delay paces from one finished request
+        // to the next.
+        if !done.isEmpty, !hasCaptures, !configuration.bail, configuration.delayMilliseconds == 0 {
             startReady()
             executor?.sendStarted()
         }

@@ -1,7 +1,13 @@
 extension RequestReference {
     /// The names of the variables this request refers to, directly or through the values of the
     /// collection's and its groups' variables (not through environments or captures).
-    public var referencedVariables: Set<String> {
+    public var referencedVariables: Set<String> { referencedVariables(alsoThrough: []) }
+
+    /// Like `referencedVariables`, also following references inside `values` (an environment's and
+    /// `--var` values: `"auth": "Bearer {{token}}"` makes a request using `{{auth}}` use `token`). A name
+    /// defined in several layers is followed through each (the set may be larger than what resolution
+    /// uses, never smaller).
+    public func referencedVariables(alsoThrough layerValues: [Variable]) -> Set<String> {
         let request = self.request
         var texts = [request.url] + request.headers.map(\.value) + request.query.flatMap { [$0.name, $0.value] }
         texts += effectiveAuth?.templates ?? []
@@ -24,7 +30,7 @@ extension RequestReference {
             }
         }
         var names = Set(texts.flatMap(Template.references))
-        let values = collectionVariables + groups.flatMap(\.variables)
+        let values = collectionVariables + groups.flatMap(\.variables) + layerValues
         var frontier = names
         while !frontier.isEmpty {
             let next = Set(values.filter { frontier.contains($0.name) }.flatMap { Template.references($0.value) }).subtracting(names)

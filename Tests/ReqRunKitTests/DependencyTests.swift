@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+/// Which requests wait for which (`Runner.dependencies`): what `--parallel` may start at once.
+@Suite struct DependencyTests {
+    private func references(_ requests: [Request]) -> [RequestReference] {
+        let group = RequestGroup(id: UUID(), name: "g", requests: requests)
+        let collection = RequestCollection(name: "C", file: "c.json", groups: [group])
+        return Outline(collections: [collection], expansion: .transient([group.id])).allRequests()
+    }
+
+    private func capture(_ variable: String, cookie: Bool = false) -> Capture {
+        Capture(variable: variable, source: cookie ? .cookie(variable) : .header("X-\(variable)"), fieldPath: "capture")
+    }
+
+    @Test func capturesReachedThroughEnvironmentAndVarValuesAreWaitedFor() {
+        let refs = references([
+            Request(url: "http://h/login", captures: [capture("token")]),
+            Request(url: "http://h/a", headers: [HeaderField(name: "Authorization", value: "{{auth}}")]),
+            Request(url: "http://h/b?x={{viaVar}}"),
+            Request(url: "http://h/c"),
+        ])
+        let environment = Environment(name: "e", file: "e.json", variables: [Variable(name: "auth", value: "Bearer {{token}}")])
+        let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment,
+                                             overrides: ["viaVar": "{{auth}}-2"])
+        #expect(Runner.dependencies(refs, configuration) == [[], [0], [0], []])
+        // Without the environment and the --var, nothing leads from a or b to the capture.
+        #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [], [], []])
+    }
+
+    @Test func aRequestCapturingACookieRunsAlone() {
+        let refs = references([
+            Request(url: "http://h/1"),
+            Request(url: "http://h/2"),
+            Request(url: "http://h/login", captures: [capture("session", cookie: true)]),
+            Request(url: "http://h/3"),
+            Request(url: "http://h/4"),
+        ])
+        #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [], [0, 1], [2], [2]])
+    }
+}
