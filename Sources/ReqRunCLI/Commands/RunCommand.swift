@@ -31,7 +31,7 @@ enum RunCommand {
             .init(name: "--max-redirs", valueName: "N", help: "Follow at most N redirects per request (default: 10)."),
             .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
             .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
-            .init(name: "--delay", valueName: "MS", help: "Wait MS milliseconds between requests."),
+            .init(name: "--delay", valueName: "MS", help: "Start each request MS milliseconds after the one before it started (one at a time only)."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
             .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
