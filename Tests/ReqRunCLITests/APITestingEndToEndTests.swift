@@ -42,6 +42,18 @@ import TestSupport
         return try JSONDecoder().decode(RunRecord.self, from: Data(shown.stdout.utf8))
     }
 
+    /// A --var that nothing uses is warned about; one used through an environment's value is used.
+    @Test func unusedVarWarningFollowsEnvironmentValues() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "{{base}}/anything?t={{et}}"}]}]}"#)
+        try dir.write("environments/w.json", #"{"base": "\#(try TestServers.httpbin())", "et": "{{region}}"}"#)
+        let used = try reqrun(["run", "--all", "--env", "w", "--var", "region=eu-west-1"], in: dir)
+        #expect(used.status == 0 && used.stderr.isEmpty, "\(used.stderr)")
+        #expect(used.stdout.contains("t=eu-west-1"))
+        let typo = try reqrun(["run", "--all", "--env", "w", "--var", "region=eu", "--var", "regoin=eu"], in: dir)
+        #expect(typo.stderr == "warning: --var regoin is not used by the selected requests; did you mean 'region'?\n")
+    }
+
     @Test func expectationsCapturesEnvironmentAndSecrets() throws {
         let dir = try apiWorkspace()
         let use = try reqrun(["env", "use", "local"], in: dir)

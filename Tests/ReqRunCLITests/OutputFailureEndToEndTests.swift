@@ -55,7 +55,20 @@ import TestSupport
         try dir.write("blocker", "a file, not a folder")
         let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=blocker/out/report.xml"], in: dir.url)
         #expect(output.status == 74)
-        #expect(output.stderr.contains("could not create the report folder"))
+        #expect(output.stderr.contains("could not create the report folder \(dir.url.path)/blocker/out: Not a directory"))
         #expect(try ReqRunBinary.run(["history"], in: dir.url).stdout == "No runs recorded yet.\n")
+    }
+    @Test func aReportThatFailsDoesNotCostTheOthersNorTheRunsExitCode() throws {
+        let dir = try workspace(requests: 1)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("taken.xml"), withIntermediateDirectories: true)
+        let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=taken.xml", "--report", "html=out/r.html"], in: dir.url)
+        #expect(output.status == 74)
+        #expect(output.stdout.contains("1 request: 1 passed") && output.stdout.contains("html report written to out/r.html"))
+        #expect(output.stderr.contains("taken.xml: Is a directory"))
+        #expect(FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("out/r.html").path))
+        // A failing run keeps its own code.
+        let base = try TestServers.httpbin()
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "\#(base)/status/500", "expect": [{"status": 200}]}]}]}"#)
+        #expect(try ReqRunBinary.run(["run", "--all", "--report", "junit=taken.xml"], in: dir.url).status == 1)
     }
 }

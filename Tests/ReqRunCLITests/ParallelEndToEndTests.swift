@@ -146,6 +146,35 @@ import TestSupport
         #expect(record.results[2].error?.message == "not run: the run was \(reason)")
     }
 
+    @Test func aSignalStopsTheRunDuringARetryWait() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/s.json", #"{"name": "S", "groups": [{"name": "g", "requests": [{"url": "\#(try TestServers.httpbin())/status/503"}]}]}"#)
+        let running = try ReqRunBinary.start(["run", "--all", "--retry", "5"], in: dir.url)
+        Thread.sleep(forTimeInterval: 2.0)  // past the first attempts, inside a backoff of 2 s or more
+        let signalled = Date()
+        running.send(signal: SIGTERM)
+        let output = running.finish()
+        #expect(output.status == 143)
+        #expect(Date().timeIntervalSince(signalled) < 1.0)
+    }
+
+    /// A cookie set by a response that captures nothing, captured by a later request: every result sent
+    /// with it before the capture is masked in the record too (their console lines were printed already).
+    @Test func aCookieCapturedLateIsMaskedInEarlierResultsOfTheRecord() throws {
+        let dir = try TemporaryDirectory()
+        let nginx = try TestServers.nginxHTTP(), httpbin = try TestServers.httpbin()
+        let requests = [#"{"name": "sets", "url": "\#(nginx)/cookie"}"#, #"{"name": "echoes", "url": "\#(httpbin)/cookies"}"#,
+                        #"{"name": "captures", "url": "\#(nginx)/cookie", "capture": [{"var": "nc", "cookie": "nginxcookie"}]}"#]
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [\#(requests.joined(separator: ","))]}]}"#)
+        for options in [[], ["--parallel", "2"]] {
+            let output = try ReqRunBinary.run(["run", "--all", "--report", "har=r.har"] + options, in: dir.url)
+            #expect(output.status == 0, "\(options): \(output.stdout)")
+            let shown = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
+            #expect(shown.contains("nginxcookie") && !shown.contains("fromnginx"), "\(options)")
+            #expect(!(try String(contentsOf: dir.url.appendingPathComponent("r.har"), encoding: .utf8)).contains("fromnginx"))
+        }
+    }
+
     @Test func aSignalStopsTheRunDuringADelay() throws {
         let dir = try TemporaryDirectory()
         let base = try TestServers.httpbin()

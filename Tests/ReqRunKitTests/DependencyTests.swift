@@ -29,6 +29,14 @@ import Testing
         #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [], [], []])
     }
 
+    @Test func aMultipartPartNameCountsAsAUse() {
+        let refs = references([
+            Request(url: "http://h/login", captures: [capture("field")]),
+            Request(method: "POST", url: "http://h/upload", body: .multipart([MultipartPart(name: "{{field}}", content: .text("v"))])),
+        ])
+        #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [0]])
+    }
+
     @Test func aRequestCapturingACookieRunsAlone() {
         let refs = references([
             Request(url: "http://h/1"),

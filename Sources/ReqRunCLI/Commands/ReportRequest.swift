@@ -43,10 +43,18 @@ struct ReportRequest {
     /// folder; `run` calls it before sending anything, so a folder that cannot be made stops it early.
     /// - Throws: `FileError` naming the folder.
     func createFolder() throws(FileError) {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw FileError(path: url.deletingLastPathComponent().path, operation: "create the report folder", errno: (error as NSError).code == 4 ? ENOENT : EACCES)
+        // mkdir(2) component by component, so the message gives the system's own reason ("Not a directory"
+        // for a file in the way, "No space left on device"…), which FileManager's errors do not carry.
+        let folder = url.deletingLastPathComponent().path
+        var path = ""
+        for component in folder.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0, errno != EEXIST {
+                throw FileError(path: folder, operation: "create the report folder", errno: errno)
+            }
         }
+        var info = stat()
+        guard stat(folder, &info) == 0 else { throw FileError(path: folder, operation: "create the report folder", errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(path: folder, operation: "create the report folder", errno: ENOTDIR) }
     }
 }

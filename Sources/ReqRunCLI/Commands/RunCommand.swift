@@ -115,7 +115,9 @@ enum RunCommand {
         }
         selection.overriddenVariables = overrides.keys.sorted()
         // A --var that nothing uses is most likely a typo: say so rather than silently use the default.
-        let used = overrides.isEmpty ? [] : references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables) }
+        // Through the environment's values too: `"et": "{{region}}"` uses a --var region.
+        let environmentValues = environment?.variables ?? []
+        let used = overrides.isEmpty ? [] : references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables(alsoThrough: environmentValues)) }
         for name in overrides.keys.sorted() where !used.contains(name) && !references.isEmpty {
             var message = "--var \(name) is not used by the selected requests"
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
@@ -159,15 +161,24 @@ enum RunCommand {
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
-        // After the summary, so a report that cannot be written does not hide how the run went.
+        // After the summary, so a report that cannot be written does not hide how the run went; each report
+        // is tried, so one failure does not cost the others (a CI job keeps what it can).
+        var reportFailed = false
         for report in reports {
-            try report.write(record)
-            terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim))
+            do {
+                try report.write(record)
+                terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim))
+            } catch {
+                terminal.error("\(error)")
+                reportFailed = true
+            }
         }
+        // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
         if record.summary.errors > 0 { return .requestError }
-        return record.summary.failed > 0 ? .expectationFailed : .success
+        if record.summary.failed > 0 { return .expectationFailed }
+        return reportFailed ? .ioError : .success
     }
 
     /// `NAME=VALUE` pairs; the value may contain `=` and may be empty.

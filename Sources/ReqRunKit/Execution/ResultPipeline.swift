@@ -60,13 +60,30 @@ final class ResultPipeline: @unchecked Sendable {
 
     /// Processes what is left; returns every result masked, with its record JSON
     /// (`RequestResult.jsonFragment()`), in submission order.
-    func finish() -> (results: [RequestResult], encoded: [[UInt8]]) {
-        guard let background else {
-            while processOne() {}
-            return (masked, encoded)
+    /// - Parameter lateSecrets: secret values learned during the run (captured cookies), masked again in
+    ///   every result: a cookie set by an earlier response goes out with requests that finished before the
+    ///   request capturing it did. Their console lines were printed already; the record and reports are not.
+    func finish(lateSecrets: [String] = []) -> (results: [RequestResult], encoded: [[UInt8]]) {
+        if let background {
+            handOver()
+            return background.sync { remask(lateSecrets) }
         }
-        handOver()
-        return background.sync { (masked, encoded) }
+        while processOne() {}
+        return remask(lateSecrets)
+    }
+
+    private func remask(_ secrets: [String]) -> (results: [RequestResult], encoded: [[UInt8]]) {
+        let masker = SecretMasker(values: secrets, enabled: !showSecrets)
+        if !secrets.isEmpty {
+            for i in masked.indices {
+                let again = masker.mask(masked[i])
+                if again != masked[i] {
+                    masked[i] = again
+                    encoded[i] = again.jsonFragment()
+                }
+            }
+        }
+        return (masked, encoded)
     }
 
     private func takeNext() -> Item? {

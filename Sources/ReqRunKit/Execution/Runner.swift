@@ -21,7 +21,8 @@ public enum Runner {
         var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline)
         let started = scheduler.runStart
         scheduler.run()
-        let (results, encoded) = pipeline.finish()
+        let captured = scheduler.captured
+        let (results, encoded) = pipeline.finish(lateSecrets: captured.secretNames.compactMap { captured.values[$0] })
         let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
@@ -258,7 +259,10 @@ private struct Scheduler {
         }
         let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout, whileWaiting: pipeline.processOne) ?? []
         if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
-            Thread.sleep(forTimeInterval: Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000)
+            // In short steps, so Ctrl-C or SIGTERM stops a retry wait (up to 10 s) at once, as it does a --delay.
+            while ContinuousClock.now < nextRetry, !Interruption.requested {
+                Thread.sleep(forTimeInterval: min(0.05, Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000))
+            }
         }
         let done = finished.compactMap { advance($0.tag, $0.result) }
         // The requests that are done leave their slots now: start the next requests and send them before

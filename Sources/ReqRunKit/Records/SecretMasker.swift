@@ -21,12 +21,15 @@ public struct SecretMasker: Sendable {
     ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     /// - Parameters:
     ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
-    ///     form, as it appears in a query string.
+    ///     forms, as it appears in a query string, a form body or a URL's path.
     public init(values: [String], enabled: Bool = true) {
         // Values shorter than `minimumLength` are not searched for in text: a secret "e" would mask every "e"
         // in URLs, header fields and messages. Sensitive header fields are still masked whole.
         let plain = values.filter { $0.count >= Self.minimumLength }
-        self.values = Array(Set(plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) })).sorted { $0.count > $1.count }
+        // As written, and as each way of putting it in a URL spells it: a query value, a form value, and
+        // anywhere else in a URL (a path: only spaces, non-ASCII and a few others percent-encoded).
+        let spellings = plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + plain.map { URLNormalizer.encodedAsInURL($0) }
+        self.values = Array(Set(spellings)).sorted { $0.count > $1.count }
         self.enabled = enabled
     }
 

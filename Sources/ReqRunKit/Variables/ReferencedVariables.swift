@@ -14,7 +14,8 @@ extension RequestReference {
         switch request.body {
         case .text(let s)?, .json(let s)?: texts.append(s)
         case .form(let fields)?: texts += fields.flatMap { [$0.name, $0.value] }
-        case .multipart(let parts)?: texts += parts.compactMap { if case .text(let s) = $0.content { return s } else { return nil } }
+        case .multipart(let parts)?:
+            texts += parts.map(\.name) + parts.compactMap { if case .text(let s) = $0.content { return s } else { return nil } }
         case .graphQL(let q, let v, let o)?: texts += [q, v ?? "", o ?? ""]
         case .file?, nil: break
         }

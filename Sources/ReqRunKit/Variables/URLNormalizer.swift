@@ -143,6 +143,12 @@ public enum URLNormalizer {
         return out
     }
 
+    /// `text` as `normalize` writes it into a URL's path, query or fragment: bytes outside `isKept`
+    /// percent-encoded, everything else as it is (so a secret can be found in a URL it was sent in).
+    public static func encodedAsInURL(_ text: String) -> String {
+        String(decoding: encodeRest(Array(text.utf8)[...]), as: UTF8.self)
+    }
+
     /// Printable ASCII except space `" < > \ ^ ` { | }`: what a URL may hold as it is (RFC 3986 §2; `%`,
     /// in 0x23...0x3B, is kept so existing escapes stay as written).
     private static func isKept(_ byte: UInt8) -> Bool {
