@@ -17,4 +17,17 @@ import Testing
         #expect(FileBytes.read(atPath: folder.appendingPathComponent("missing.json").path) == nil)
         #expect(FileBytes.read(atPath: folder.path) == nil)
     }
+
+    /// A pipe (what `--collection <(…)` and `--env <(…)` give) has no size: all of it is read, first byte
+    /// included, without reopening it.
+    @Test func readsAPipeToItsEnd() throws {
+        let content = (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let pipe = Pipe()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(content))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        #expect(FileBytes.read(atPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)") == content)
+    }
 }

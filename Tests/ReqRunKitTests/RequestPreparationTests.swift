@@ -10,6 +10,7 @@ import Testing
 
     @Test func templateSplitsTextAndReferences() {
         #expect(Template.segments("a{{ b }}c{{d}}{{e") == [.text("a"), .reference("b"), .text("c"), .reference("d"), .text("{{e")])
+        #expect(Template.segments("{{\tb \t}}") == [.reference("b")])
         #expect(Template.references("{{x}}/{{y}}/{{x}}") == ["x", "y"])
     }
 

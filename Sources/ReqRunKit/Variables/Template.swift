@@ -3,7 +3,7 @@ public enum Template {
     /// A piece of a template: text as written, or a reference to a variable.
     public enum Segment: Sendable, Equatable {
         case text(Substring)
-        /// The name between the braces, surrounding spaces trimmed.
+        /// The name between the braces, surrounding spaces and tabs trimmed.
         case reference(String)
     }
 
@@ -40,7 +40,7 @@ public enum Template {
             guard let end = found else { break }
             if textStart < i { result.append(.text(template[textStart..<i])) }
             let name = template[utf8.index(after: next)..<end]
-            result.append(.reference(String(name.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())))
+            result.append(.reference(String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())))
             i = utf8.index(end, offsetBy: 2)
             textStart = i
         }

@@ -84,7 +84,8 @@ extension Workspace {
         let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
                          : environmentsDirectory.appendingPathComponent("\(nameOrPath).json")
         let display = displayPath(url)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not.
+        guard let bytes = FileBytes.read(atPath: url.path) else {
             if !isPath {
                 var reason = "no such environment"
                 let known = environmentNames()
@@ -98,6 +99,6 @@ extension Workspace {
             throw InputError(file: display, location: nil, reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
         }
         let name = isPath ? url.deletingPathExtension().lastPathComponent : nameOrPath
-        return try Environment.decode(Array(data), name: name, file: display)
+        return try Environment.decode(bytes, name: name, file: display)
     }
 }

@@ -27,8 +27,17 @@ enum FileBytes {
             }
         }
         if failed { return nil }
-        // A file that grew while being read (or a special file whose size says nothing): read the usual way.
-        if bytes.count == room { return FileManager.default.contents(atPath: path).map { Array($0) } }
-        return bytes
+        guard bytes.count == room else { return bytes }
+        // More may follow: a file that grew while being read, or a pipe (`--collection <(…)`), whose size
+        // says nothing. Read on from the same descriptor: reopening a pipe would lose what was read.
+        var all = bytes
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { return all }
+            all.append(contentsOf: chunk[..<n])
+        }
     }
 }
