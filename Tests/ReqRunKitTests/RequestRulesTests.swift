@@ -164,5 +164,11 @@ import Testing
     @Test func plainChecksAreTranslated() {
         #expect(translated("pm.test(\"is it ok?\", () => pm.response.to.have.status(200));") == ["pm.response.to.have.status(200)"])
         #expect(translated("pm.test(\"s\", function () {\n  pm.expect(pm.response.code).to.eql(201);\n});") == ["pm.expect(pm.response.code).to.eql(201)"])
+        // A `?`, `&&` or `||` inside a test's name, in any kind of quotes, escaped quotes included, is no condition.
+        #expect(translated("pm.test('Response is ok?', function() { pm.response.to.be.ok; });") == ["pm.response.to.be.ok"])
+        #expect(translated("pm.test(`Status is 200 && fine?`, function() {\n pm.response.to.have.status(200);\n});") == ["pm.response.to.have.status(200)"])
+        #expect(translated("pm.test(\"Say \\\"hi?\\\" || not\", () => { pm.response.to.have.status(204); });") == ["pm.response.to.have.status(204)"])
+        // A real condition in the header still is one.
+        #expect(translated("if (a ? b : c) { pm.response.to.have.status(200); }").isEmpty)
     }
 }

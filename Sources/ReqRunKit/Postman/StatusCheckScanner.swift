@@ -109,18 +109,33 @@ enum StatusCheckScanner {
     /// Whether an assertion runs only under a condition written in the same statement: a brace-less
     /// `if (…)`/`else`/loop before it, or `&&`, `||`, `?`, `!` around it.
     private static func isGuarded(before: String, after: Substring) -> Bool {
-        // Quoted text (a test's name such as "is it ok?") says nothing about conditions.
-        let head = before.replacingOccurrences(of: #""[^"]*"|'[^']*'"#, with: "\"\"", options: .regularExpression)
-            .trimmingCharacters(in: .whitespaces)
+        let head = withoutQuotedText(before).trimmingCharacters(in: .whitespaces)
         let tail = after.trimmingCharacters(in: .whitespaces)
         let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head == $0 || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
         return conditionalStart || head.contains("&&") || head.contains("||") || head.contains("?") || head.hasSuffix("!")
             || tail.hasPrefix("&&") || tail.hasPrefix("||") || tail.hasPrefix("?")
     }
 
+    /// `text` with the inside of each quoted string ('…', "…" or `…`, backslash escapes included) left
+    /// out: quoted text (a test's name such as "is it ok?") says nothing about conditions.
+    static func withoutQuotedText(_ text: String) -> String {
+        var out = ""
+        var quote: Character?
+        var escaped = false
+        for char in text {
+            if let q = quote {
+                if escaped { escaped = false } else if char == "\\" { escaped = true } else if char == q { quote = nil; out.append(char) }
+                continue
+            }
+            if char == "\"" || char == "'" || char == "`" { quote = char }
+            out.append(char)
+        }
+        return out
+    }
+
     /// What a block opened after `header` is: a conditional branch, a `pm.test` callback or anything else.
     private static func blockKind(_ header: String) -> Block {
-        let text = header.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = withoutQuotedText(header).trimmingCharacters(in: .whitespacesAndNewlines)
         for keyword in ["if", "else", "for", "while", "do", "switch", "catch", "case", "default"] {
             if text == keyword || text.hasPrefix(keyword + " ") || text.hasPrefix(keyword + "(") { return .conditional }
         }
