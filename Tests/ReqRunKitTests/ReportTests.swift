@@ -75,7 +75,7 @@ import Testing
                   selection: RunSelection(mode: "all"), results: [])
     }
 
-    @Test func pruneSparesTheCurrentRecordAndIgnoresOtherFiles() throws {
+    @Test func pruneKeepsTheNewestAndIgnoresOtherFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-runs-\(UUID().uuidString)/runs")
         defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
         let store = RunStore(directory: dir)
@@ -89,10 +89,12 @@ import Testing
         #expect(store.ids() == ["20991231-000000-000-aaaa", "20261129-120000-000-0002", "20261129-120000-000-0001", "20201231-000000-000-cccc"])
         try FileManager.default.removeItem(at: dir.appendingPathComponent("20201231-000000-000-cccc.json"))
         #expect(store.ids() == ["20991231-000000-000-aaaa", "20261129-120000-000-0002", "20261129-120000-000-0001"])
+        // As a run with a limit of 2 does: prune to 1, then save its own record, which stays even though its
+        // id sorts older than a record from a clock that was ahead.
+        let removed = store.prune(keep: 1)
+        #expect(removed == ["20261129-120000-000-0002", "20261129-120000-000-0001"])
         let current = "20261129-130000-000-0003"
         try store.save(record(current))
-        let removed = store.prune(keep: 2, sparing: current)
-        #expect(removed == ["20261129-120000-000-0002", "20261129-120000-000-0001"])
         #expect(store.ids() == ["20991231-000000-000-aaaa", current])
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("notarun.json").path))
     }

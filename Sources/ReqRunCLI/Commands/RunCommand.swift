@@ -73,8 +73,10 @@ enum RunCommand {
         }
         let reports = try arguments.all("--report").map(ReportRequest.parse)
         // A report folder that cannot be made fails the run before anything is sent.
-        if !arguments.flag("--dry-run") { for report in reports { try report.createFolder() } }
-        if !arguments.flag("--dry-run") { HTTPExecutor.prepareInBackground() }
+        if !arguments.flag("--dry-run") {
+            for report in reports { try report.createFolder() }
+            HTTPExecutor.prepareInBackground()
+        }
         defer { HTTPExecutor.awaitPreparation() }
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
             throw UsageError(message: "give only one of --http1.1 and --http2", command: command.spec)

@@ -24,13 +24,13 @@ public struct RunStore: Sendable {
     /// How many run records a workspace keeps unless `reqrun history --keep N` saved another number.
     public static let defaultLimit = 100
 
-    /// Removes the oldest records beyond the newest `keep`.
+    /// Removes the oldest records beyond the newest `keep` (only files named like run ids count). A run
+    /// prunes to one fewer than its limit before it saves its own record, so that record is never the one
+    /// removed, even when a clock that went backwards makes it look the oldest.
     /// - Returns: the ids removed.
     @discardableResult
-    public func prune(keep: Int, sparing current: String? = nil) -> [String] {
-        // Only files named like run ids count, and the record just written is never removed (a clock that
-        // went backwards could otherwise make it look like the oldest).
-        let old = Array(ids().filter { $0 != current }.dropFirst(max(0, keep - (current == nil ? 0 : 1))))
+    public func prune(keep: Int) -> [String] {
+        let old = Array(ids().dropFirst(max(0, keep)))
         for id in old { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(id).json")) }
         return old
     }
