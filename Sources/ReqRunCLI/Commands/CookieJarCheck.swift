@@ -9,6 +9,10 @@ enum CookieJarCheck {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else { throw InputError(file: path, location: nil, reason: "--cookie-jar names a folder, not a file") }
+            // Only a regular file is read to check it: a FIFO would block, a device has nothing to say, and
+            // both are written through, not replaced (`UserFile`).
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
             // A Netscape-format jar (curl, browsers' exports) starts with a comment line or a tab-separated
             // cookie line; an empty file is fine too.
             let head = (FileManager.default.contents(atPath: path) ?? Data()).prefix(4096)

@@ -54,7 +54,7 @@ enum ImportCommand {
         let result = PostmanImport.prepare(collection)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let bytes = Array(CollectionEncoder.encode(result.collection).utf8)
-        try AtomicFile.write(bytes, to: target, mode: 0o644)
+        try UserFile.write(bytes, toPath: target.path, mode: 0o644)
         do {
             _ = try CollectionDecoder.decode(bytes, file: target.path, fileName: target.lastPathComponent,
                                              baseDirectory: target.deletingLastPathComponent().path)

@@ -5,6 +5,8 @@ import ReqRunKit
 struct ReportRequest {
     enum Kind: String, CaseIterable {
         case junit, json, har, html
+
+        var fileExtension: String { self == .junit ? "xml" : rawValue }
     }
 
     var kind: Kind
@@ -17,11 +19,22 @@ struct ReportRequest {
             throw UsageError(message: "--report expects KIND=FILE with KIND one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'",
                              command: RunCommand.command.spec)
         }
-        return ReportRequest(kind: kind, path: String(text[text.index(after: equals)...]))
+        let path = String(text[text.index(after: equals)...])
+        // `out/` would otherwise become a file named `out` (the URL drops the slash).
+        guard !path.hasSuffix("/") else {
+            throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder; give a file name, e.g. \(kind.rawValue)=\(path)report.\(kind.fileExtension)",
+                             command: RunCommand.command.spec)
+        }
+        return ReportRequest(kind: kind, path: path)
     }
 
-    /// Renders the report and writes it atomically (mode 0644: reports are meant to be shared).
-    func write(_ record: RunRecord) throws {
+    /// `-`: the report goes to standard output (and the run's console lines to standard error).
+    var toStandardOutput: Bool { path == "-" }
+
+    /// Renders the report and writes it by the rule for files the user names (`UserFile`: a regular file is
+    /// replaced atomically, a device, FIFO or link written through; mode 0644, reports are meant to be shared).
+    /// For `-`, returns the bytes for standard output instead.
+    func write(_ record: RunRecord) throws -> [UInt8]? {
         let text: String
         switch kind {
         case .junit: text = JUnitReport.render(record)
@@ -30,8 +43,10 @@ struct ReportRequest {
         case .json:
             text = String(decoding: record.jsonBytes(), as: UTF8.self)
         }
+        if toStandardOutput { return Array(text.utf8) }
         try createFolder()
-        try AtomicFile.write(Array(text.utf8), to: url, mode: 0o644)
+        try UserFile.write(Array(text.utf8), toPath: url.path, mode: 0o644)
+        return nil
     }
 
     private var url: URL {
@@ -43,6 +58,7 @@ struct ReportRequest {
     /// folder; `run` calls it before sending anything, so a folder that cannot be made stops it early.
     /// - Throws: `FileError` naming the folder.
     func createFolder() throws(FileError) {
+        guard !toStandardOutput else { return }
         // mkdir(2) component by component, so the message gives the system's own reason ("Not a directory"
         // for a file in the way, "No space left on device"…), which FileManager's errors do not carry.
         let folder = url.deletingLastPathComponent().path

@@ -52,7 +52,13 @@ enum RunCommand {
                    "reqrun run --all --env staging --report junit=results.xml --report html=report.html"]
     ), run: run)
 
-    static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, _ standard: Terminal) throws -> ExitCode {
+        let reports = try arguments.all("--report").map(ReportRequest.parse)
+        guard reports.filter(\.toStandardOutput).count <= 1 else {
+            throw UsageError(message: "only one --report can go to standard output (-)", command: command.spec)
+        }
+        // A report on standard output gets it to itself: the console lines go to standard error.
+        let terminal = reports.contains(where: \.toStandardOutput) ? standard.onStandardError() : standard
         let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
         guard modes.count == 1 else {
             throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or GROUP..."
@@ -71,7 +77,6 @@ enum RunCommand {
         if parallel > 1, arguments.value("--delay") != nil {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
-        let reports = try arguments.all("--report").map(ReportRequest.parse)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
             for report in reports { try report.createFolder() }
@@ -92,7 +97,7 @@ enum RunCommand {
                                                          default: 10_000),
             httpVersion: arguments.flag("--http1.1") ? .http1_1 : arguments.flag("--http2") ? .http2 : .automatic,
             insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
-            clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar"))
+            clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar").map(UserFile.pathForRenamingWriter))
         let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
                                        maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs") ?? 10,
                                        trustLocation: arguments.flag("--location-trusted"))
@@ -168,7 +173,10 @@ enum RunCommand {
         var reportFailed = false
         for report in reports {
             do {
-                try report.write(record)
+                if let bytes = try report.write(record) {
+                    bytes.withUnsafeBytes { standard.outBytes($0) }
+                    continue
+                }
                 terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim))
             } catch {
                 terminal.error("\(error)")

@@ -28,6 +28,15 @@ struct Terminal: Sendable {
                         colorOut: interactive && !noColor)
     }
 
+    /// The same terminal with everything meant for stdout written to stderr (coloured when stderr is a
+    /// terminal), for a command whose stdout carries a report (`--report json=-`).
+    func onStandardError() -> Terminal {
+        let err = self.err
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return Terminal(out: err, outBytes: { err(String(decoding: $0, as: UTF8.self)) }, err: err,
+                        colorOut: isatty(2) == 1 && !noColor)
+    }
+
     enum Style: String {
         case green = "32", red = "31", yellow = "33", dim = "2", bold = "1"
     }
