@@ -23,11 +23,11 @@ enum HistoryCommand {
             let state = StateStore(directory: workspace.stateDirectory)
             try state.setString(String(keep), forKey: limitKey)
             state.warnings.forEach(terminal.warning)
-            let removed = store.prune(keep: keep)
+            let removed = try store.prune(keep: keep)
             terminal.line("keeping the newest \(keep) runs\(removed.isEmpty ? "" : "; removed \(removed.count)")")
             return .success
         }
-        let ids = store.ids()
+        let ids = try store.ids()
         guard !ids.isEmpty else {
             terminal.line("No runs recorded yet.")
             return .success

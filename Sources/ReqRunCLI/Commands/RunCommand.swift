@@ -153,7 +153,7 @@ enum RunCommand {
         let runs = RunStore(directory: context.workspace.runsDirectory)
         let historyLimit = try context.historyLimit(terminal)
         let pruning = DispatchGroup()
-        DispatchQueue.global(qos: .utility).async(group: pruning) { runs.prune(keep: historyLimit - 1) }
+        DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
         let started = Date()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in

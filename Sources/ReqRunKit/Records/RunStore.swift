@@ -2,64 +2,71 @@ import Foundation
 
 /// Run records in `.reqrun/runs/`: one JSON file per run, named `<run id>.json`, mode 0600 (responses may
 /// hold secrets), written atomically but without `fsync` (they are a log: see `AtomicFile.write`'s `durable`;
-/// the saved state keeps its `fsync`s).
+/// the saved state keeps its `fsync`s). The folder and its parent (`.reqrun`) are reqrun's own and are never
+/// followed through symbolic links, nor is a record file (`PrivateDirectory`): a link there is an error.
 public struct RunStore: Sendable {
     public let directory: URL
 
     public init(directory: URL) { self.directory = directory }
 
+    /// The folder, opened without following links (nil when it does not exist and `create` is false).
+    private func folder(create: Bool) throws(FileError) -> PrivateDirectory? {
+        try PrivateDirectory.open(directory, ownComponents: 2, create: create)
+    }
+
     /// Writes `record` as pretty JSON with sorted keys (`RunRecord.writeJSON`, streamed to the file).
     /// - Returns: the file written.
-    /// - Throws: `FileError` when the folder or file cannot be written.
+    /// - Throws: `FileError` when the folder or file cannot be written, or one of them is a symbolic link.
     /// - Parameter encodedResults: the results' JSON when already encoded (`CompletedRun`).
     @discardableResult
     public func save(_ record: RunRecord, encodedResults: [[UInt8]]? = nil) throws -> URL {
-        try StateStore.createPrivateDirectory(directory.deletingLastPathComponent())
-        try StateStore.createPrivateDirectory(directory)
-        let url = directory.appendingPathComponent("\(record.id).json")
-        try AtomicFile.write(to: url, mode: 0o600, durable: false) { record.writeJSON(to: $0, encodedResults: encodedResults) }
-        return url
+        let name = "\(record.id).json"
+        guard let folder = try folder(create: true) else { throw FileError(path: directory.path, operation: "create the folder", errno: ENOENT) }
+        try folder.write(name, mode: 0o600, durable: false) { record.writeJSON(to: $0, encodedResults: encodedResults) }
+        return directory.appendingPathComponent(name)
     }
 
     /// How many run records a workspace keeps unless `reqrun history --keep N` saved another number.
     public static let defaultLimit = 100
 
-    /// Removes the oldest records beyond the newest `keep` (only files named like run ids count). A run
-    /// prunes to one fewer than its limit before it saves its own record, so that record is never the one
-    /// removed, even when a clock that went backwards makes it look the oldest.
+    /// Removes the oldest records beyond the newest `keep` (only regular files named like run ids count),
+    /// and the temporary files of record writes that a killed process left behind
+    /// (`PrivateDirectory.removeStaleTemporaries`). A run prunes to one fewer than its limit before it saves
+    /// its own record, so that record is never the one removed, even when a clock that went backwards makes
+    /// it look the oldest.
     /// - Returns: the ids removed.
+    /// - Throws: `FileError` when `.reqrun` or `.reqrun/runs` is a symbolic link.
     @discardableResult
-    public func prune(keep: Int) -> [String] {
-        let old = Array(ids().dropFirst(max(0, keep)))
-        for id in old { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(id).json")) }
+    public func prune(keep: Int) throws(FileError) -> [String] {
+        guard let folder = try folder(create: false) else { return [] }
+        let old = Array(Self.ids(in: folder).dropFirst(max(0, keep)))
+        for id in old { folder.remove("\(id).json") }
+        folder.removeStaleTemporaries()
         return old
     }
 
     /// Run ids, newest first (ids sort by start time).
-    public func ids() -> [String] {
+    /// - Throws: `FileError` when `.reqrun` or `.reqrun/runs` is a symbolic link.
+    public func ids() throws(FileError) -> [String] {
+        guard let folder = try folder(create: false) else { return [] }
+        return Self.ids(in: folder)
+    }
+
+    /// The regular files named `<run id>.json` (a symbolic link is not a record: it is never followed).
+    private static func ids(in folder: PrivateDirectory) -> [String] {
         // readdir(3) rather than FileManager: the file type comes with each entry (no stat per file), and
         // pruning lists the folder after every run (0.7 ms for 100 records with FileManager, perf).
-        guard let folder = opendir(directory.path) else { return [] }
-        defer { closedir(folder) }
-        var ids: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
-            guard name.hasSuffix(".json"), RunID.isRunID(String(name.dropLast(5))) else { continue }
-            // Regular files only (a symbolic link counts if it points at one), as before.
-            var isFile = entry.pointee.d_type == UInt8(DT_REG)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) || entry.pointee.d_type == UInt8(DT_LNK) {
-                var info = stat()
-                isFile = stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-            }
-            if isFile { ids.append(String(name.dropLast(5))) }
-        }
-        return ids.sorted(by: >)
+        folder.entries().compactMap { name, entry in
+            guard entry == .file, name.hasSuffix(".json"), RunID.isRunID(String(name.dropLast(5))) else { return nil }
+            return String(name.dropLast(5))
+        }.sorted(by: >)
     }
 
     /// Loads one record by id, a unique id prefix, or nil for the newest.
     /// - Throws: `RunStoreError` when there is none, the prefix is ambiguous, or the file cannot be decoded.
     public func load(_ idOrPrefix: String?) throws -> RunRecord {
-        let all = ids()
+        guard let folder = try folder(create: false) else { throw idOrPrefix.map { RunStoreError.unknownRun($0) } ?? RunStoreError.noRuns }
+        let all = Self.ids(in: folder)
         let id: String
         if let idOrPrefix {
             let matches = all.filter { $0.hasPrefix(idOrPrefix) }
@@ -72,8 +79,8 @@ public struct RunStore: Sendable {
             guard let newest = all.first else { throw RunStoreError.noRuns }
             id = newest
         }
-        let url = directory.appendingPathComponent("\(id).json")
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw RunStoreError.unknownRun(id) }
+        guard let bytes = try folder.read("\(id).json") else { throw RunStoreError.unknownRun(id) }
+        let data = Data(bytes)
         do {
             if case .success(let format) = Self.format(data), format != 1 {
                 throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads format 1)")

@@ -58,17 +58,17 @@ public final class StateStore {
     /// `rename(2)`, so a reader sees a whole old or a whole new file. Only when the content is unreadable
     /// does it take the lock to move it aside (and warn once); if even that is impossible (a read-only
     /// folder), it warns and carries on with an empty state, never failing a read-only command.
+    /// - Throws: `FileError` when `.reqrun` or `state.json` is a symbolic link (`PrivateDirectory`).
     private func snapshot() throws(FileError) -> [String: String] {
-        let path = stateFile.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
-        if !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path),
-           case .success(let values) = Self.parse(data), values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
+        guard let folder = try PrivateDirectory.open(directory, ownComponents: 1, create: false) else { return [:] }
+        if case .values(let values) = try Self.readValues(folder),
+           values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
             return values
         }
         do {
             return try transaction { $0 }
         } catch {
+            if error.reason != nil { throw error }  // a link where reqrun's own file should be
             warnings.append("\(displayPrefix)state.json could not be read, and could not be moved aside (\(error)); using an empty state")
             return [:]
         }
@@ -84,21 +84,25 @@ public final class StateStore {
     /// value that `Set<UUID>(rawValue:)` rejects is dropped, after the file was moved aside, and the other
     /// keys are written back. A value not in canonical form (unsorted ids) is rewritten sorted.
     private func transaction<T>(_ body: (inout [String: String]) -> T) throws(FileError) -> T {
-        try withLock { () throws(FileError) -> T in
-            let original = try readValues()
+        try withLock { (folder) throws(FileError) -> T in
+            var original: [String: String] = [:]
+            switch try Self.readValues(folder) {
+            case .values(let values): original = values
+            case .unreadable(let reason): try moveAside(in: folder, reason: reason)
+            }
             var values = original
             if let raw = values[Self.expandedGroupsKey] {
                 if let ids = Set<UUID>(rawValue: raw) {
                     values[Self.expandedGroupsKey] = ids.rawValue
                 } else {
-                    try moveAside(reason: "its '\(Self.expandedGroupsKey)' value is not a JSON array of UUID strings")
+                    try moveAside(in: folder, reason: "its '\(Self.expandedGroupsKey)' value is not a JSON array of UUID strings")
                     values[Self.expandedGroupsKey] = nil
                 }
             }
             let result = body(&values)
-            let fileMissing = !FileManager.default.fileExists(atPath: stateFile.path)
+            let fileMissing = folder.entry(Self.fileName) == .missing
             if values != original || (fileMissing && !values.isEmpty) {
-                try writeValues(values)
+                try writeValues(values, in: folder)
             }
             return result
         }
@@ -106,34 +110,28 @@ public final class StateStore {
 
     // MARK: - File format
 
-    /// Reads `state.json`; a missing file is an empty state. Unreadable content is moved aside.
-    private func readValues() throws(FileError) -> [String: String] {
-        let path = stateFile.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
-        let reason: String
-        if isDirectory.boolValue {
-            reason = "it is a folder, not a file"
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw FileError(path: path, operation: "read", errno: errno)
-            }
-            switch Self.parse(data) {
-            case .success(let values): return values
-            case .failure(let problem): reason = problem.reason
-            }
+    private static let fileName = "state.json"
+
+    private enum Content { case values([String: String]), unreadable(String) }
+
+    /// Reads `state.json` from `.reqrun`; a missing file is an empty state.
+    /// - Throws: `FileError` when it is a symbolic link or cannot be read.
+    private static func readValues(_ folder: PrivateDirectory) throws(FileError) -> Content {
+        if folder.entry(fileName) == .folder { return .unreadable("it is a folder, not a file") }
+        guard let bytes = try folder.read(fileName) else { return .values([:]) }
+        switch parse(bytes) {
+        case .success(let values): return .values(values)
+        case .failure(let problem): return .unreadable(problem.reason)
         }
-        try moveAside(reason: reason)
-        return [:]
     }
 
     private struct Unreadable: Error { var reason: String }
 
     /// A JSON object of strings, or why the content is not one.
-    private static func parse(_ data: Data) -> Result<[String: String], Unreadable> {
+    private static func parse(_ bytes: [UInt8]) -> Result<[String: String], Unreadable> {
         let root: JSONNode
         do {
-            root = try JSONParser.parse(Array(data))
+            root = try JSONParser.parse(bytes)
         } catch {
             return .failure(Unreadable(reason: "\(error.location): \(error.reason)"))
         }
@@ -151,7 +149,7 @@ public final class StateStore {
     }
 
     /// `state.json` as pretty JSON with sorted keys, one key a line, stable under version control.
-    private func writeValues(_ values: [String: String]) throws(FileError) {
+    private func writeValues(_ values: [String: String], in folder: PrivateDirectory) throws(FileError) {
         var text = "{\n"
         for (i, key) in values.keys.sorted().enumerated() {
             text += "  "
@@ -161,43 +159,40 @@ public final class StateStore {
             text += i == values.count - 1 ? "\n" : ",\n"
         }
         text += "}\n"
-        try AtomicFile.write(Array(text.utf8), to: stateFile, mode: 0o600)
+        try folder.write(Self.fileName, mode: 0o600) { output in Array(text.utf8).withUnsafeBytes { output.write($0) } }
     }
 
     /// Renames the unreadable state file to a backup beside it and records one warning.
-    private func moveAside(reason: String) throws(FileError) {
+    private func moveAside(in folder: PrivateDirectory, reason: String) throws(FileError) {
         // The run-id form (time and random digits) keeps two moves in one millisecond from colliding, and
         // link(2) refuses to replace an existing file, so no earlier backup is ever overwritten.
-        let backup = directory.appendingPathComponent("state.json.unreadable-\(RunID.make(Date()))")
-        let moved = link(stateFile.path, backup.path) == 0 ? unlink(stateFile.path) == 0 : rename(stateFile.path, backup.path) == 0
-        guard moved, !FileManager.default.fileExists(atPath: stateFile.path) else {
+        let backup = "state.json.unreadable-\(RunID.make(Date()))"
+        let name = Self.fileName
+        let moved = folder.link(name, as: backup) ? folder.remove(name) : folder.rename(name, to: backup)
+        guard moved, folder.entry(name) == .missing else {
             throw FileError(path: stateFile.path, operation: "move aside", errno: errno)
         }
         // A syntax error's "line:column: reason" goes right after the file name, as in every other message.
         let located = reason.first?.isNumber == true ? "\(displayPrefix)state.json:\(reason)" : "\(displayPrefix)state.json: \(reason)"
-        warnings.append("\(located); the file could not be read, so it was moved to \(displayPrefix)\(backup.lastPathComponent) "
+        warnings.append("\(located); the file could not be read, so it was moved to \(displayPrefix)\(backup) "
                         + "and the state starts empty")
     }
 
     // MARK: - Locking
 
-    /// Creates `.reqrun` (mode 0700) if needed and runs `body` holding an exclusive lock on `.reqrun/lock`.
-    private func withLock<T>(_ body: () throws(FileError) -> T) throws(FileError) -> T {
-        try Self.createPrivateDirectory(directory)
-        let lockPath = directory.appendingPathComponent("lock").path
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(path: lockPath, operation: "open", errno: errno) }
+    /// Creates `.reqrun` (mode 0700) if needed and runs `body` on it holding an exclusive lock on
+    /// `.reqrun/lock`. Holding the lock, it first removes the temporary files of state writes that a killed
+    /// process left behind (`PrivateDirectory.removeStaleTemporaries`).
+    private func withLock<T>(_ body: (PrivateDirectory) throws(FileError) -> T) throws(FileError) -> T {
+        guard let folder = try PrivateDirectory.open(directory, ownComponents: 1, create: true) else {
+            throw FileError(path: directory.path, operation: "create the folder", errno: ENOENT)
+        }
+        let fd = try folder.openForUpdate("lock")
         defer { close(fd) }  // closing the descriptor releases the lock
         while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw FileError(path: lockPath, operation: "lock", errno: errno) }
+            if errno != EINTR { throw FileError(path: folder.pathOf("lock"), operation: "lock", errno: errno) }
         }
-        return try body()
-    }
-
-    /// Creates `url` with mode 0700 (its content may include responses with secrets) if it does not exist.
-    public static func createPrivateDirectory(_ url: URL) throws(FileError) {
-        if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
-            throw FileError(path: url.path, operation: "create the folder", errno: errno)
-        }
+        folder.removeStaleTemporaries()
+        return try body(folder)
     }
 }
