@@ -24,7 +24,7 @@ enum DiffCommand {
         let workspace = try WorkspaceContext.locate(arguments)
         let store = RunStore(directory: workspace.runsDirectory)
         let diff = RunDiff(before: try store.load(arguments.positionals[0]), after: try store.load(arguments.positionals[1]))
-        terminal.line("\(diff.before.id) → \(diff.after.id)")
+        terminal.line("\(Terminal.sanitized(diff.before.id)) → \(Terminal.sanitized(diff.after.id))")
         var changed = 0
         for row in diff.rows {
             // A request in only one of the runs: added or removed, nothing to compare.

@@ -25,9 +25,9 @@ enum DryRunOutput {
         var out = terminal.styled("# " + Terminal.sanitized(([entry.collection] + entry.groupPath + [entry.name]).joined(separator: " / ")), .dim) + "\n"
         if let error = entry.error {
             let label = entry.skipped == true ? "skipped" : "not sent"
-            return out + "\(entry.method) \(Terminal.sanitized(entry.url))\n" + terminal.styled("\(label): \(Terminal.sanitized(error))", .red) + "\n\n"
+            return out + "\(Terminal.sanitized(entry.method)) \(Terminal.sanitized(entry.url))\n" + terminal.styled("\(label): \(Terminal.sanitized(error))", .red) + "\n\n"
         }
-        out += "\(entry.method) \(Terminal.sanitized(entry.url))\n"
+        out += "\(Terminal.sanitized(entry.method)) \(Terminal.sanitized(entry.url))\n"
         for header in entry.headers ?? [] { out += "\(Terminal.sanitized(header.name)): \(Terminal.sanitized(header.value))\n" }
         if let auth = entry.transferAuth { out += terminal.styled("(auth: \(Terminal.sanitized(auth)))", .dim) + "\n" }
         if let body = entry.body {

@@ -42,7 +42,7 @@ enum EnvCommand {
             }
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             let environment = try workspace.loadEnvironment(name, relativeTo: cwd)
-            terminal.line(terminal.styled(environment.name, .bold) + "  " + terminal.styled(environment.file, .dim))
+            terminal.line(terminal.styled(Terminal.sanitized(environment.name), .bold) + "  " + terminal.styled(Terminal.sanitized(environment.file), .dim))
             for variable in environment.variables {
                 let secret = environment.secretNames.contains(variable.name)
                 let value = secret && !arguments.flag("--show-secrets") ? SecretMasker.mask : variable.value
@@ -59,7 +59,7 @@ enum EnvCommand {
             // Loading first checks that it exists and reads; nothing is saved otherwise.
             _ = try workspace.loadEnvironment(name, relativeTo: workspace.root)
             try store.setString(name, forKey: stateKey)
-            terminal.line("using environment \(name)")
+            terminal.line("using environment \(Terminal.sanitized(name))")
         default:
             var message = "unknown action '\(action)'"
             if let guess = Suggestion.closest(to: action, among: ["list", "show", "use"]) { message += "; did you mean '\(guess)'?" }

@@ -43,6 +43,7 @@ enum HistoryCommand {
                 continue
             }
             let s = record.summary
+            // A record is a file like any other (a cloned repository can carry one): its text is escaped.
             terminal.line([pad(record.id, 25), pad(record.startedAt, 25), pad(record.selection.mode, 10),
                            pad(String(s.total), 6), pad(String(s.passed), 7), pad(String(s.failed), 7), pad(String(s.errors), 7),
                            String(s.skipped)]
@@ -51,5 +52,5 @@ enum HistoryCommand {
         return .success
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String { Terminal.padded(text, width) }
+    private static func pad(_ text: String, _ width: Int) -> String { Terminal.padded(Terminal.sanitized(text), width) }
 }

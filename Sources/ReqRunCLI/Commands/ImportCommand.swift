@@ -63,7 +63,7 @@ enum ImportCommand {
             terminal.warning("the converted collection will not load until this is fixed: \(error)")
         }
         let count = result.collection.groups.reduce(0) { $0 + $1.requestCount }
-        terminal.line("imported \(count) request\(count == 1 ? "" : "s") of '\(Terminal.sanitized(collection.name))' to \(target.path)")
+        terminal.line("imported \(count) request\(count == 1 ? "" : "s") of '\(Terminal.sanitized(collection.name))' to \(Terminal.sanitized(target.path))")
         if result.movedRequests > 0 {
             terminal.warning("\(result.movedRequests) request(s) that followed a subfolder now come before it (the native format lists a group's requests first)")
         }

@@ -57,10 +57,10 @@ enum ListCommand {
         for item in group.items {
             switch item {
             case .request(let request):
-                var text = "\(indent)    \(Terminal.padded(request.method, 4)) "
+                var text = "\(indent)    \(Terminal.padded(Terminal.sanitized(request.method), 4)) "
                     + Terminal.sanitized(request.url)
                 if request.name != request.url { text += "  " + terminal.styled(Terminal.sanitized(request.name), .dim) }
-                if let scripts = request.scripts { text += "  " + terminal.styled(scriptMark(scripts), .yellow) }
+                if let scripts = request.scripts { text += "  " + terminal.styled(Terminal.sanitized(scriptMark(scripts)), .yellow) }
                 terminal.line(text)
             case .group(let child):
                 render(child, depth: depth + 1, outline, terminal)

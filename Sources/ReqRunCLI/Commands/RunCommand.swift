@@ -177,7 +177,7 @@ enum RunCommand {
                     bytes.withUnsafeBytes { standard.outBytes($0) }
                     continue
                 }
-                terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(report.path)", .dim))
+                terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(Terminal.sanitized(report.path))", .dim))
             } catch {
                 terminal.error("\(error)")
                 reportFailed = true

@@ -35,7 +35,9 @@ enum ShowCommand {
             terminal.out(String(decoding: record.jsonBytes(), as: UTF8.self))
             return .success
         }
-        terminal.line(terminal.styled("run \(record.id)", .bold) + "  \(record.startedAt) → \(record.endedAt)  selection: \(record.selection.mode)")
+                // A record is a file like any other (a cloned repository can carry one): its text is escaped too.
+        let safe = { (text: String) in Terminal.sanitized(text) }
+        terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt))  selection: \(safe(record.selection.mode))")
         for result in record.results {
             terminal.line()
             terminal.line(ResultLines.lines(result, terminal))
@@ -47,11 +49,11 @@ enum ShowCommand {
                               + "starttransfer \(ms(timings.starttransfer))  total \(ms(timings.total))")
             }
             guard let response = result.response else { continue }
-            terminal.line("  HTTP/\(response.httpVersion) \(response.status)  from \(response.remoteAddress ?? "?"):\(response.remotePort.map(String.init) ?? "?")")
+            terminal.line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
             for header in response.headers {
                 terminal.line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
             }
-            terminal.line("  body: \(response.bodySize) bytes, sha256 \(response.bodySHA256)")
+            terminal.line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
             if response.body.encoding == "utf8", !response.body.data.isEmpty {
                 let text = Terminal.sanitized(response.body.data, multiline: true)
                 terminal.line(text.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
@@ -82,7 +84,10 @@ enum ShowCommand {
         case .success(var prepared):
             let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !arguments.flag("--show-secrets"))
             prepared.headers = masker.mask(prepared.headers)
-            terminal.line(masker.mask(CurlCommand.render(prepared, options: configuration.options, redirects: configuration.redirects)))
+            // Masked before quoting, which can change a secret's spelling (`'\''`, `$'\x1b'`); the quoted
+            // command has no raw control character left to escape (`CurlCommand.shellQuoted`).
+            let words = CurlCommand.arguments(prepared, options: configuration.options, redirects: configuration.redirects).map(masker.mask)
+            terminal.line(CurlCommand.commandLine(words))
             return .success
         }
     }

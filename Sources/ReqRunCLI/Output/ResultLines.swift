@@ -17,7 +17,7 @@ enum ResultLines {
 
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
     static func line(_ result: RequestResult, _ terminal: Terminal) -> String {
-        let method = Terminal.padded(result.method, 4)
+        let method = Terminal.padded(Terminal.sanitized(result.method), 4)
         let url = Terminal.sanitized(result.url)
         switch result.outcome {
         case .response:
@@ -31,9 +31,9 @@ enum ResultLines {
         case .transportError, .invalid:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
         case .skipped:
-            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled("skipped: \(result.error?.message ?? "")", .dim)
+            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled("skipped: \(Terminal.sanitized(result.error?.message ?? ""))", .dim)
         case .notRun:
-            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled(result.error?.message ?? "not run", .dim)
+            return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? "not run"), .dim)
         }
     }
 

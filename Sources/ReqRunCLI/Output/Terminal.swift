@@ -1,4 +1,5 @@
 import Foundation
+import ReqRunKit
 
 /// Where the CLI writes: stdout and stderr, with colour only on a terminal and when `NO_COLOR` is unset
 /// (https://no-color.org).
@@ -65,10 +66,8 @@ struct Terminal: Sendable {
         var out = ""
         for scalar in text.unicodeScalars {
             let keep = multiline && (scalar == "\n" || scalar == "\t")
-            // C0 and C1 controls, and the bidirectional overrides and isolates that can make text display
-            // in another order than it is (U+202A-U+202E, U+2066-U+2069).
-            let bidi = (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
-            if !keep && (scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) || bidi) {
+            // C0 and C1 controls, and the bidirectional overrides and isolates (`isTerminalControl`).
+            if !keep && scalar.isTerminalControl {
                 out += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(scalar)

@@ -70,11 +70,21 @@ public enum CurlCommand {
 
     /// The whole command, each argument quoted for a POSIX shell.
     public static func render(_ request: PreparedRequest, options: ExecutorOptions, redirects: RedirectPolicy) -> String {
-        (["curl"] + arguments(request, options: options, redirects: redirects).map(shellQuoted)).joined(separator: " ")
+        commandLine(arguments(request, options: options, redirects: redirects))
+    }
+
+    /// `curl` followed by `arguments`, each quoted with `shellQuoted` (for a caller that changes the
+    /// arguments first, e.g. masks secrets in each before quoting changes their spelling).
+    public static func commandLine(_ arguments: [String]) -> String {
+        (["curl"] + arguments.map(shellQuoted)).joined(separator: " ")
     }
 
     /// `text` as one shell word: unchanged when it holds only safe characters, else in single quotes with
-    /// each `'` written `'\''`.
+    /// each `'` written `'\''`. Text with a character that can drive a terminal (`isTerminalControl`: ESC,
+    /// BEL, CR, C1 controls, bidirectional overrides) is written in bash's ANSI-C quoting instead, `$'…'`
+    /// (also zsh and ksh93, and POSIX.1-2024 sh), with those characters as `\xHH` escapes of their UTF-8
+    /// bytes (`\n`, `\t`, `\r` by name), so the printed command shows no raw control byte and pastes back
+    /// into the shell as the same bytes.
     public static func shellQuoted(_ text: String) -> String {
         let safe = text.unicodeScalars.allSatisfy { c in
             switch c {
@@ -83,7 +93,23 @@ public enum CurlCommand {
             }
         }
         if safe && !text.isEmpty { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard text.unicodeScalars.contains(where: \.isTerminalControl) else {
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        var out = "$'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "'": out += "\\'"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.isTerminalControl:
+                for byte in String(scalar).utf8 { out += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "'"
     }
 
     private static func seconds(_ milliseconds: Int) -> String {
