@@ -57,6 +57,16 @@ import TestSupport
         #expect(fileType("/dev/null") == S_IFCHR)
     }
 
+    @Test func aReportIntoDevStdoutComesAfterTheConsoleLinesAndTheLinkStays() throws {
+        let dir = try workspace()
+        let run = try ReqRunBinary.run(["run", "--all", "--report", "junit=/dev/stdout"], in: dir.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let recorded = try #require(run.stdout.range(of: "recorded in .reqrun/runs/"))
+        let report = try #require(run.stdout.range(of: "<?xml"))
+        #expect(recorded.lowerBound < report.lowerBound)
+        #expect(fileType("/dev/stdout") == S_IFLNK)
+    }
+
     @Test func aJSONReportOnStandardOutputHasItToItself() throws {
         let dir = try workspace()
         let run = try ReqRunBinary.run(["run", "--all", "--report", "json=-"], in: dir.url)

@@ -23,7 +23,7 @@ enum RunCommand {
             .init(name: "--all", valueName: nil, help: "Run every request."),
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
             .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use')."),
-            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html.", repeatable: true),
+            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
             .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
@@ -58,7 +58,7 @@ enum RunCommand {
             throw UsageError(message: "only one --report can go to standard output (-)", command: command.spec)
         }
         // A report on standard output gets it to itself: the console lines go to standard error.
-        let terminal = reports.contains(where: \.toStandardOutput) ? standard.onStandardError() : standard
+        let terminal = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
         let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
         guard modes.count == 1 else {
             throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or GROUP..."
@@ -171,6 +171,9 @@ enum RunCommand {
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).
         var reportFailed = false
+        // A report into /dev/stdout or /dev/fd/1 is written through a descriptor of its own: what is
+        // buffered for stdout goes first.
+        StandardOutput.shared.flush()
         for report in reports {
             do {
                 if let bytes = try report.write(record) {

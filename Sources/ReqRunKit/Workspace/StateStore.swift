@@ -61,9 +61,14 @@ public final class StateStore {
     /// - Throws: `FileError` when `.reqrun` or `state.json` is a symbolic link (`PrivateDirectory`).
     private func snapshot() throws(FileError) -> [String: String] {
         guard let folder = try PrivateDirectory.open(directory, ownComponents: 1, create: false) else { return [:] }
-        if case .values(let values) = try Self.readValues(folder),
-           values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
-            return values
+        do {
+            if case .values(let values) = try Self.readValues(folder),
+               values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
+                return values
+            }
+        } catch {
+            if error.reason != nil { throw error }  // a link where reqrun's own file should be
+            // Otherwise (no permission to read…) the locked read below says why, or moves the file aside.
         }
         do {
             return try transaction { $0 }
