@@ -40,65 +40,78 @@ enum StatusCheckScanner {
 
     private enum Block { case conditional, test, plain }
 
+    /// The checks of a script given as its lines. Time and memory are linear in the script's length: what
+    /// the rules need to know about the text before a check is kept in a `StatementSummary`, taken only
+    /// where a pattern matched.
     static func scan(_ lines: [String]) -> [Check] {
         var checks: [Check] = []
         var stack: [Block] = []
-        var statement = ""  // the current statement's text so far, across lines
+        var conditionalDepth = 0, testDepth = 0  // how many of the blocks on the stack are of each kind
+        var statement = StatementSummary()  // the current statement so far, across lines
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("//") { continue }
-            // Where each character stands: the blocks open and the statement text before it.
-            var states: [Int: (conditional: Bool, test: Bool, statement: String)] = [:]
+            let range = NSRange(line.startIndex..., in: line)
+            let assertionMatches = assertions.map { ($0.1, $0.0.matches(in: line, range: range)) }
+            let comparisonMatches = comparison.matches(in: line, range: range)
+            let starts = Set(assertionMatches.flatMap { $0.1.map(\.range.location) } + comparisonMatches.map(\.range.location))
+            // Where each match stands (by UTF-16 offset): inside which blocks, after what statement text.
+            var states: [Int: (conditional: Bool, test: Bool, statement: StatementSummary)] = [:]
             var quote: Character?
             var previous: Character = " "
-            let chars = Array(line)
             var offset = 0
-            for (i, char) in chars.enumerated() {
-                defer { offset += String(char).utf16.count; previous = char }
-                states[offset] = (stack.contains(.conditional), stack.contains(.test), statement)
+            var rest = line[...]
+            walk: while let char = rest.first {
+                rest = rest.dropFirst()
+                defer { offset += char.utf16.count; previous = char }
+                if starts.contains(offset) { states[offset] = (conditionalDepth > 0, testDepth > 0, statement) }
+                let ascii = char.asciiValue
                 if let q = quote {
-                    statement.append(char)
+                    statement.append(char, ascii: ascii)
                     if char == q && previous != "\\" { quote = nil }
                     continue
                 }
-                if char == "/" && i + 1 < chars.count && chars[i + 1] == "/" { break }
-                switch char {
-                case "\"", "'", "`":
+                switch ascii {
+                case UInt8(ascii: "/") where rest.first == "/":
+                    break walk  // a comment to the end of the line
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
                     quote = char
-                    statement.append(char)
-                case "{":
-                    stack.append(blockKind(statement))
-                    statement = ""
-                case "}":
-                    _ = stack.popLast()
-                    statement = ""
-                case ";":
-                    statement = ""
+                    statement.append(char, ascii: ascii)
+                case UInt8(ascii: "{"):
+                    let kind = blockKind(statement.text)
+                    stack.append(kind)
+                    if kind == .conditional { conditionalDepth += 1 } else if kind == .test { testDepth += 1 }
+                    statement.reset()
+                case UInt8(ascii: "}"):
+                    let kind = stack.popLast()
+                    if kind == .conditional { conditionalDepth -= 1 } else if kind == .test { testDepth -= 1 }
+                    statement.reset()
+                case UInt8(ascii: ";"):
+                    statement.reset()
                 default:
-                    statement.append(char)
+                    statement.append(char, ascii: ascii)
                 }
             }
-            statement.append(" ")
-            let range = NSRange(line.startIndex..., in: line)
-            for (pattern, meaning) in assertions {
-                for match in pattern.matches(in: line, range: range) {
+            statement.append(" ", ascii: 0x20)
+            for (meaning, matches) in assertionMatches {
+                for match in matches {
                     guard let state = states[match.range.location], !state.conditional,
                           let value = Range(match.range(at: 1), in: line), let (codes, classes) = meaning(String(line[value])),
                           let whole = Range(match.range, in: line),
-                          !isGuarded(before: state.statement, after: line[whole.upperBound...]) else { continue }
+                          !isGuarded(before: state.statement.unquoted, after: line[whole.upperBound...]) else { continue }
                     checks.append(Check(line: index, codes: codes, classes: classes, statement: String(line[whole])))
                 }
             }
-            for match in comparison.matches(in: line, range: range) {
+            for match in comparisonMatches {
                 guard let state = states[match.range.location], !state.conditional,
                       let value = Range(match.range(at: 1), in: line), let whole = Range(match.range, in: line) else { continue }
-                let before = state.statement.trimmingCharacters(in: .whitespaces)
-                let after = line[whole.upperBound...].trimmingCharacters(in: .whitespaces)
-                let standsAlone = (state.test && (before.isEmpty || before == "return" || before.hasSuffix("=>")))
+                let before = state.statement.raw
+                let after = withoutLeadingSpaces(line[whole.upperBound...])
+                let standsAlone = (state.test && (before.isEmpty || before.equals("return") || before.hasSuffix("=>")))
                     || (before.hasPrefix("tests[") && before.hasSuffix("="))
                     || (before.hasPrefix("pm.test(") && before.hasSuffix("=>"))
                 let ends = after.isEmpty || after.first == ";" || after.first == "}" || after.first == ")"
-                guard standsAlone, ends, !before.contains("!"), !after.hasPrefix("&&"), !after.hasPrefix("||"), !after.hasPrefix("?") else { continue }
+                guard standsAlone, ends, !before.containsBang, !after.hasPrefix("&&"), !after.hasPrefix("||"), !after.hasPrefix("?") else { continue }
                 checks.append(Check(line: index, codes: [Int(line[value])!], classes: [],
                                     statement: String(line[whole]).trimmingCharacters(in: CharacterSet(charactersIn: "() "))))
             }
@@ -108,12 +121,18 @@ enum StatusCheckScanner {
 
     /// Whether an assertion runs only under a condition written in the same statement: a brace-less
     /// `if (…)`/`else`/loop before it, or `&&`, `||`, `?`, `!` around it.
-    private static func isGuarded(before: String, after: Substring) -> Bool {
-        let head = withoutQuotedText(before).trimmingCharacters(in: .whitespaces)
-        let tail = after.trimmingCharacters(in: .whitespaces)
-        let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head == $0 || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
-        return conditionalStart || head.contains("&&") || head.contains("||") || head.contains("?") || head.hasSuffix("!")
+    /// - Parameter before: the statement before the assertion, quoted text left out.
+    private static func isGuarded(before head: TrimmedTextSummary, after: Substring) -> Bool {
+        let tail = withoutLeadingSpaces(after)
+        let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head.equals($0) || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
+        return conditionalStart || head.containsAndAnd || head.containsOrOr || head.containsQuestionMark || head.hasSuffix("!")
             || tail.hasPrefix("&&") || tail.hasPrefix("||") || tail.hasPrefix("?")
+    }
+
+    /// `text` from its first character that is not a space or tab (what follows a check: only its first
+    /// characters are read, so a long line is not copied for each check on it).
+    private static func withoutLeadingSpaces(_ text: Substring) -> Substring {
+        text.drop(while: TrimmedTextSummary.isSpace)
     }
 
     /// `text` with the inside of each quoted string ('…', "…" or `…`, backslash escapes included) left
