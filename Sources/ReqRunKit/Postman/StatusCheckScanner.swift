@@ -54,29 +54,40 @@ enum StatusCheckScanner {
             let range = NSRange(line.startIndex..., in: line)
             let assertionMatches = assertions.map { ($0.1, $0.0.matches(in: line, range: range)) }
             let comparisonMatches = comparison.matches(in: line, range: range)
-            let starts = Set(assertionMatches.flatMap { $0.1.map(\.range.location) } + comparisonMatches.map(\.range.location))
-            // Where each match stands (by UTF-16 offset): inside which blocks, after what statement text.
-            var states: [Int: (conditional: Bool, test: Bool, statement: StatementSummary)] = [:]
-            var quote: Character?
-            var previous: Character = " "
-            var offset = 0
-            var rest = line[...]
-            walk: while let char = rest.first {
-                rest = rest.dropFirst()
-                defer { offset += char.utf16.count; previous = char }
-                if starts.contains(offset) { states[offset] = (conditionalDepth > 0, testDepth > 0, statement) }
-                let ascii = char.asciiValue
+            // Match starts in UTF-16 offsets (NSRange), in order, to meet while walking the line.
+            let starts = Set(assertionMatches.flatMap { $0.1.map(\.range.location) } + comparisonMatches.map(\.range.location)).sorted()
+            var nextStart = 0
+            // Where each match stands (by UTF-16 offset): inside which blocks, after what statement text (its
+            // summaries only: a copy of the text itself at each match would make many matches quadratic again).
+            var states: [Int: (conditional: Bool, test: Bool, raw: TrimmedTextSummary, unquoted: TrimmedTextSummary)] = [:]
+            var quote: UInt8?
+            var previous: UInt8 = 0x20
+            var offset = 0  // in UTF-16 code units, as NSRange counts
+            let bytes = Array(line.utf8)
+            var i = 0
+            walk: while i < bytes.count {
+                let byte = bytes[i]
+                defer {
+                    // A UTF-16 unit per scalar, two for one beyond U+FFFF (a 4-byte sequence); none for continuation bytes.
+                    offset += byte & 0xC0 == 0x80 ? 0 : byte >= 0xF0 ? 2 : 1
+                    previous = byte
+                    i += 1
+                }
+                while nextStart < starts.count, starts[nextStart] < offset { nextStart += 1 }
+                if nextStart < starts.count, starts[nextStart] == offset, byte & 0xC0 != 0x80 {
+                    states[offset] = (conditionalDepth > 0, testDepth > 0, statement.raw, statement.unquoted)
+                }
                 if let q = quote {
-                    statement.append(char, ascii: ascii)
-                    if char == q && previous != "\\" { quote = nil }
+                    statement.append(byte)
+                    if byte == q && previous != UInt8(ascii: "\\") { quote = nil }
                     continue
                 }
-                switch ascii {
-                case UInt8(ascii: "/") where rest.first == "/":
+                switch byte {
+                case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/"):
                     break walk  // a comment to the end of the line
                 case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
-                    quote = char
-                    statement.append(char, ascii: ascii)
+                    quote = byte
+                    statement.append(byte)
                 case UInt8(ascii: "{"):
                     let kind = blockKind(statement.text)
                     stack.append(kind)
@@ -89,23 +100,23 @@ enum StatusCheckScanner {
                 case UInt8(ascii: ";"):
                     statement.reset()
                 default:
-                    statement.append(char, ascii: ascii)
+                    statement.append(byte)
                 }
             }
-            statement.append(" ", ascii: 0x20)
+            statement.append(0x20)
             for (meaning, matches) in assertionMatches {
                 for match in matches {
                     guard let state = states[match.range.location], !state.conditional,
                           let value = Range(match.range(at: 1), in: line), let (codes, classes) = meaning(String(line[value])),
                           let whole = Range(match.range, in: line),
-                          !isGuarded(before: state.statement.unquoted, after: line[whole.upperBound...]) else { continue }
+                          !isGuarded(before: state.unquoted, after: line[whole.upperBound...]) else { continue }
                     checks.append(Check(line: index, codes: codes, classes: classes, statement: String(line[whole])))
                 }
             }
             for match in comparisonMatches {
                 guard let state = states[match.range.location], !state.conditional,
                       let value = Range(match.range(at: 1), in: line), let whole = Range(match.range, in: line) else { continue }
-                let before = state.statement.raw
+                let before = state.raw
                 let after = withoutLeadingSpaces(line[whole.upperBound...])
                 let standsAlone = (state.test && (before.isEmpty || before.equals("return") || before.hasSuffix("=>")))
                     || (before.hasPrefix("tests[") && before.hasSuffix("="))
@@ -132,7 +143,7 @@ enum StatusCheckScanner {
     /// `text` from its first character that is not a space or tab (what follows a check: only its first
     /// characters are read, so a long line is not copied for each check on it).
     private static func withoutLeadingSpaces(_ text: Substring) -> Substring {
-        text.drop(while: TrimmedTextSummary.isSpace)
+        text.drop(while: { $0 == " " || $0 == "\t" })
     }
 
     /// `text` with the inside of each quoted string ('…', "…" or `…`, backslash escapes included) left
