@@ -257,13 +257,14 @@ final class CurlTransfer {
     }
 
     /// A stop asked for (Ctrl-C, SIGTERM) or the time limit passed, described for the record; nil to go on.
-    /// - Parameter activity: what the transfer was doing, for the timeout's message.
-    fileprivate func limitReached(while activity: String) -> ResultError? {
+    /// - Parameter activity: what the transfer was doing, for the timeout's message (made only then: this
+    ///   runs for every piece of content).
+    fileprivate func limitReached(while activity: @autoclosure () -> String) -> ResultError? {
         if Interruption.requested {
             return ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: Interruption.reason)
         }
         if timeLimit > 0, ContinuousClock.now - startedAt > .milliseconds(timeLimit) {
-            return ResultError(curlCode: Int(CURLE_OPERATION_TIMEDOUT.rawValue), message: "timed out after \(timeLimit) ms while \(activity)")
+            return ResultError(curlCode: Int(CURLE_OPERATION_TIMEDOUT.rawValue), message: "timed out after \(timeLimit) ms while \(activity())")
         }
         return nil
     }
@@ -315,9 +316,9 @@ final class CurlTransfer {
 
     /// For the progress callback: false (and `stopped` set) when the transfer must stop.
     fileprivate func checkLimits() -> Bool {
-        guard stopped == nil, let reason = limitReached(while: "transferring") else { return stopped == nil }
-        stopped = reason
-        return false
+        if stopped != nil { return false }
+        stopped = limitReached(while: "transferring")
+        return stopped == nil
     }
 
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
