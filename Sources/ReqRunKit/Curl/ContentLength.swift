@@ -9,6 +9,9 @@ enum ContentLength {
     /// - Returns: e.g. `conflicting Content-Length values 5 and 6: the response's framing is invalid (RFC 9112 §6.3)`.
     static func problem(_ values: [String]) -> String? {
         guard !values.isEmpty else { return nil }
+        // The common case, one field with a number of up to 18 digits (always in range), costs one look at each byte.
+        if values.count == 1, let only = values.first?.utf8, (1...18).contains(only.count),
+           only.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return nil }
         var numbers: [Int64] = []
         for value in values {
             let elements = value.split(separator: ",", omittingEmptySubsequences: false)
