@@ -3,7 +3,8 @@ import Foundation
 /// The local servers the tests talk to. `make test` (`scripts/test`) starts them on 127.0.0.1 and passes their
 /// addresses and files in the environment; a test that needs one fails with this message when it is missing
 /// (never skips). The servers: httpbin under gunicorn (`scripts/httpbin`), nginx over HTTP and over TLS with
-/// HTTP/2 (`scripts/nginx`, which also makes a test CA and a client certificate), tinyproxy (`scripts/proxy`).
+/// HTTP/2 (`scripts/nginx`, which also makes a test CA and a client certificate), tinyproxy (`scripts/proxy`),
+/// and a server that misbehaves on purpose (`scripts/hostile-server`).
 public enum TestServers {
     public struct Missing: Error, CustomStringConvertible {
         public var variable: String
