@@ -22,6 +22,9 @@ static inline CURLcode reqrun_easy_setopt_debug_callback(CURL *h, reqrun_debug_c
 typedef size_t (*reqrun_read_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
 static inline CURLcode reqrun_easy_setopt_read_callback(CURL *h, reqrun_read_callback v) { return curl_easy_setopt(h, CURLOPT_READFUNCTION, v); }
 
+typedef int (*reqrun_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode reqrun_easy_setopt_xferinfo_callback(CURL *h, reqrun_xferinfo_callback v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
+
 static inline CURLcode reqrun_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }

@@ -216,6 +216,30 @@ import Testing
         #expect(warning.hasPrefix("collections/shop.json: 3 scripts not run (reqrun does not run JavaScript): 1 pre-request, 2 test; 6 status checks translated"))
     }
 
+    /// One long line (a minified snippet, an inline schema) costs time and memory in proportion to its length:
+    /// the status-check scanner copied the statement so far at every character (100 KB took 4.8 GB).
+    @Test func aOneMegabyteScriptLineLoadsQuickly() throws {
+        let filler = String(repeating: "a=b+c,", count: 500_000 / 6)
+        let line = #"pm.test('s', function () { var \#(filler)x=1; pm.response.to.have.status(201); var y=\"\#(filler)\" });"#
+        let clock = ContinuousClock()
+        var collection: RequestCollection?
+        let elapsed = try clock.measure {
+            collection = try decode(#"{\#(v21), "item": [{"name": "r", "request": "x", "event": [{"listen": "test", "script": {"exec": ["\#(line)"]}}]}]}"#)
+        }
+        // About 0.2 s in a debug build (the quadratic scanner needed minutes and hundreds of GB for this
+        // line); the limit leaves room for a machine loaded by the rest of the suite.
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        let request = try #require(collection.map(requests)?.first).request
+        #expect(request.scripts?.translated == ["pm.response.to.have.status(201)"])
+        // Many checks in one long statement: each costs the same, whatever the length of the text before it.
+        let guarded = String(repeating: "x && pm.response.to.be.ok ", count: 800_000 / 27)
+        let many = try clock.measure {
+            collection = try decode(#"{\#(v21), "item": [{"name": "r", "request": "x", "event": [{"listen": "test", "script": {"exec": ["\#(guarded)"]}}]}]}"#)
+        }
+        #expect(many < .seconds(2), "took \(many)")
+        #expect(try #require(collection.map(requests)?.first).request.scripts?.translated == [])
+    }
+
     @Test func errorsNameFileLineColumnAndFieldPath() throws {
         let error = try #require(throws: InputError.self) {
             try decode("{\(v21),\n \"item\": [{\"name\": \"r\", \"request\": {\"url\": 42}}]}")

@@ -3,15 +3,17 @@ import Foundation
 /// The local servers the tests talk to. `make test` (`scripts/test`) starts them on 127.0.0.1 and passes their
 /// addresses and files in the environment; a test that needs one fails with this message when it is missing
 /// (never skips). The servers: httpbin under gunicorn (`scripts/httpbin`), nginx over HTTP and over TLS with
-/// HTTP/2 (`scripts/nginx`, which also makes a test CA and a client certificate), tinyproxy (`scripts/proxy`).
+/// HTTP/2 (`scripts/nginx`, which also makes a test CA and a client certificate), tinyproxy (`scripts/proxy`),
+/// and a server that misbehaves on purpose (`scripts/hostile-server`).
 public enum TestServers {
     public struct Missing: Error, CustomStringConvertible {
         public var variable: String
         public init(variable: String) { self.variable = variable }
         public var description: String {
-            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy). Run them with "
+            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy, the hostile server). Run them with "
                 + "'make test' or 'scripts/test', which install and start them, or start them yourself with "
-                + "'scripts/httpbin start DIR', 'scripts/nginx start DIR' and 'scripts/proxy start DIR' and export what "
+                + "'scripts/httpbin start DIR', 'scripts/nginx start DIR', 'scripts/proxy start DIR' and "
+                + "'scripts/hostile-server start DIR' and export what "
                 + "scripts/test exports (\(variable) among them) from the files they write in DIR"
         }
     }
@@ -62,6 +64,13 @@ public enum TestServers {
     /// Path of the proxy's log, with a line for each request it forwarded, e.g.
     /// `Request (file descriptor 7): GET http://127.0.0.1:38081/path HTTP/1.1` or `… CONNECT localhost:38082 HTTP/1.1`.
     public static func proxyLog() throws -> String { try variable("REQRUN_TEST_PROXY_LOG") }
+
+    /// Base URL of the hostile server (`scripts/hostile-server`), e.g. `http://127.0.0.1:38084`: HTTP/1.1 on
+    /// 127.0.0.1 that misbehaves on purpose. Paths: `/ok`, `/bomb` (1 KB, `Content-Encoding: zstd, gzip`,
+    /// 32 GiB decoded), `/endless`, `/big-header` (a 150 KB field), `/conflicting-length`,
+    /// `/conflicting-length-list`, `/same-length-twice`, `/overflow-length`, `/invalid-utf8-header`
+    /// (`X-Bytes: caf\xE9 \xFF`), `/escapes`. See the script's own description.
+    public static func hostile() throws -> String { try baseURL("REQRUN_TEST_HOSTILE") }
 
     /// The first line of the log at `path` that contains `text`, waiting up to `timeout` seconds for it: servers
     /// write their log line after the response is sent, so it can arrive a moment after the client is done.

@@ -27,6 +27,7 @@ enum RunCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
             .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
+            .init(name: "--max-size", valueName: "BYTES", help: "Limit for each response body once decoded; K, M, G suffixes (default: 1G; 0: none)."),
             .init(name: "--no-follow", valueName: nil, help: "Do not follow redirects."),
             .init(name: "--max-redirs", valueName: "N", help: "Follow at most N redirects per request (default: 10)."),
             .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
@@ -91,13 +92,14 @@ enum RunCommand {
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let path = { (option: String) in arguments.value(option).map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL.path } }
-        let options = ExecutorOptions(
+        var options = ExecutorOptions(
             timeoutMilliseconds: try milliseconds(arguments.value("--timeout"), option: "--timeout", default: 30_000),
             connectTimeoutMilliseconds: try milliseconds(arguments.value("--connect-timeout"), option: "--connect-timeout",
                                                          default: 10_000),
             httpVersion: arguments.flag("--http1.1") ? .http1_1 : arguments.flag("--http2") ? .http2 : .automatic,
             insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
             clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar").map(UserFile.pathForRenamingWriter))
+        if let size = arguments.value("--max-size") { options.maxBodySize = try byteCount(size, option: "--max-size") }
         let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
                                        maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs") ?? 10,
                                        trustLocation: arguments.flag("--location-trusted"))
@@ -216,6 +218,19 @@ enum RunCommand {
             throw UsageError(message: "\(option) expects a whole number of 0 or more, got '\(text)'", command: command.spec)
         }
         return value
+    }
+
+    /// A number of bytes: digits with an optional suffix K, M or G (either case; 1024, 1024², 1024³), as curl's
+    /// `--max-filesize` takes them.
+    static func byteCount(_ text: String, option: String) throws(UsageError) -> Int {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.lowercased())] }
+        let digits = unit == nil ? text[...] : text.dropLast()
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(digits),
+              case let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1), !overflow else {
+            throw UsageError(message: "\(option) expects a number of bytes (with K, M or G for KiB, MiB, GiB), got '\(text)'", command: command.spec)
+        }
+        return bytes
     }
 
     /// Seconds (fractions allowed) as milliseconds.

@@ -30,6 +30,21 @@ final class CurlTransfer {
     /// Bytes of content as they came off the wire (before content decoding), counted in the debug callback.
     private var wireBytes = 0
 
+    // Limits checked inside the callbacks. libcurl checks CURLOPT_TIMEOUT_MS only between reads, and one read
+    // of a compressed body can decode to gigabytes in a single callback loop (1 KB of `zstd, gzip` is 32 GiB),
+    // so the write callback checks time, size and Ctrl-C/SIGTERM itself and aborts with a short count.
+    private let startedAt = ContinuousClock.now
+    /// The transfer's time limit in milliseconds (0: none).
+    private let timeLimit: Int
+    /// Why a callback stopped the transfer: the result reports it instead of libcurl's generic code.
+    private var stopped: ResultError?
+    /// The values of the `Content-Length` fields of the header block being read, and whether it has a
+    /// `Transfer-Encoding` (which overrides them, RFC 9112 §6.3).
+    private var contentLengths: [String] = []
+    private var hasTransferEncoding = false
+    /// True from a status line to the empty line that ends its header block.
+    private var readingHeaderBlock = false
+
     /// - Parameter easy: a fresh or reset easy handle; the caller owns it (the executor keeps a pool).
     init(easy: UnsafeMutableRawPointer, request: PreparedRequest, options: ExecutorOptions, keepLimit: Int,
          share: UnsafeMutableRawPointer?, loadCookieJar: Bool) {
@@ -39,6 +54,7 @@ final class CurlTransfer {
         self.share = share
         self.loadCookieJar = loadCookieJar
         self.easy = easy
+        self.timeLimit = request.timeoutMilliseconds ?? options.timeoutMilliseconds
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
 
@@ -62,7 +78,7 @@ final class CurlTransfer {
             reqrun_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
             // The path as written: no removal of "/../" and "/./" (the server decides what they mean).
             reqrun_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1),
-            reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds ?? options.timeoutMilliseconds),
+            reqrun_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeLimit),
             reqrun_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeoutMilliseconds),
             reqrun_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent),
             reqrun_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
@@ -74,6 +90,10 @@ final class CurlTransfer {
             reqrun_easy_setopt_debug_callback(easy, curlDebug),
             reqrun_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, context),
             reqrun_easy_setopt_long(easy, CURLOPT_VERBOSE, 1),
+            // Called at least once a second while the transfer runs, also when no data moves.
+            reqrun_easy_setopt_xferinfo_callback(easy, curlProgress),
+            reqrun_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context),
+            reqrun_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0),
         ]
         codes += configureMethodAndBody()
         codes += configureConnection()
@@ -217,15 +237,46 @@ final class CurlTransfer {
 
     // MARK: - Callbacks (called from C; they must not throw)
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+    /// Takes the next piece of decoded content; false stops the transfer (`stopped` says why).
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if options.maxBodySize > 0, bodySize + bytes.count > options.maxBodySize {
+            // curl's --max-filesize counts bytes on the wire; this counts what they decode to.
+            stopped = ResultError(curlCode: Int(CURLE_FILESIZE_EXCEEDED.rawValue),
+                                  message: "response body over --max-size \(options.maxBodySize) bytes (decoded)")
+            return false
+        }
+        if let reason = limitReached(while: "receiving the body (\(bodySize) bytes decoded from \(wireBytes) on the wire)") {
+            stopped = reason
+            return false
+        }
         hasher.update(bytes)
         bodySize += bytes.count
         let room = keepLimit - bodyPrefix.count
         if room > 0 { bodyPrefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room))) }
+        return true
     }
 
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    /// A stop asked for (Ctrl-C, SIGTERM) or the time limit passed, described for the record; nil to go on.
+    /// - Parameter activity: what the transfer was doing, for the timeout's message (made only then: this
+    ///   runs for every piece of content).
+    fileprivate func limitReached(while activity: @autoclosure () -> String) -> ResultError? {
+        if Interruption.requested {
+            return ResultError(curlCode: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: Interruption.reason)
+        }
+        if timeLimit > 0, ContinuousClock.now - startedAt > .milliseconds(timeLimit) {
+            return ResultError(curlCode: Int(CURLE_OPERATION_TIMEDOUT.rawValue), message: "timed out after \(timeLimit) ms while \(activity())")
+        }
+        return nil
+    }
+
+    /// Takes one header line; false stops the transfer (`stopped` says why).
+    /// (Time and signals are not checked here: header lines come a read at a time, and libcurl checks its
+    /// timeout between reads; a header line is at most 100 KB.)
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if HeaderLine.isStatusLine(bytes) {
+            readingHeaderBlock = true
+            contentLengths.removeAll()
+            hasTransferEncoding = false
             // A new status line: a 1xx interim response or a redirect came before; keep only the last block.
             responseHeaders.removeAll(keepingCapacity: true)
             responseHeaders.reserveCapacity(16)
@@ -235,13 +286,38 @@ final class CurlTransfer {
             reasonPhrase = secondSpace.map { HeaderLine.trimmed(UnsafeRawBufferPointer(rebasing: bytes[($0 + 1)...])) } ?? ""
         } else if let first = bytes.first, first == 0x20 || first == 0x09, !responseHeaders.isEmpty {
             // Obsolete line folding (RFC 9112 §5.2): joins the previous field value with one space.
-            responseHeaders[responseHeaders.count - 1].value += " " + HeaderLine.trimmed(bytes)
+            let more = HeaderLine.trimmedBytes(bytes)
+            let (text, raw) = HeaderLine.text(more)
+            var field = responseHeaders[responseHeaders.count - 1]
+            if raw != nil || field.valueBase64 != nil {
+                let before = field.valueBase64.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? Array(field.value.utf8)
+                field.valueBase64 = Data(before + [0x20] + more).base64EncodedString()
+            }
+            field.value += " " + text
+            responseHeaders[responseHeaders.count - 1] = field
         } else if let field = HeaderLine.field(bytes) {
+            if field.hasName("content-length") { contentLengths.append(field.value) }
+            if field.hasName("transfer-encoding") { hasTransferEncoding = true }
             responseHeaders.append(field)
+        } else if readingHeaderBlock, HeaderLine.trimmedBytes(bytes).isEmpty {
+            // The end of the header block: its framing is checked before any content is read.
+            readingHeaderBlock = false
+            if !hasTransferEncoding, let problem = ContentLength.problem(contentLengths) {
+                stopped = ResultError(curlCode: Int(CURLE_WEIRD_SERVER_REPLY.rawValue), message: problem)
+                return false
+            }
         }
+        return true
     }
 
     fileprivate func sawIncomingData(_ count: Int) { wireBytes += count }
+
+    /// For the progress callback: false (and `stopped` set) when the transfer must stop.
+    fileprivate func checkLimits() -> Bool {
+        if stopped != nil { return false }
+        stopped = limitReached(while: "transferring")
+        return stopped == nil
+    }
 
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
         sentHeaders = HeaderLine.lines(bytes).dropFirst().compactMap(HeaderLine.field)  // after the request line
@@ -254,10 +330,8 @@ final class CurlTransfer {
                               appconnect: offInfo(CURLINFO_APPCONNECT_TIME_T), pretransfer: offInfo(CURLINFO_PRETRANSFER_TIME_T),
                               starttransfer: offInfo(CURLINFO_STARTTRANSFER_TIME_T), total: offInfo(CURLINFO_TOTAL_TIME_T))
         guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: nil, body: [],
-                                  error: ResultError(curlCode: Int(code.rawValue), message: message), timings: timings)
+                                  error: error(code), timings: timings)
         }
         var address: UnsafeMutablePointer<CChar>?
         _ = reqrun_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
@@ -269,6 +343,17 @@ final class CurlTransfer {
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
         return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
                               body: bodyPrefix, error: nil, timings: timings)
+    }
+
+    /// What went wrong, for the record: the reason a callback stopped the transfer, else libcurl's message.
+    private func error(_ code: CURLcode) -> ResultError {
+        if let stopped { return stopped }
+        if code == CURLE_OUT_OF_MEMORY, readingHeaderBlock {
+            // libcurl 7.88 rejects a header line over CURL_MAX_HTTP_HEADER (100 KB) as "Out of memory".
+            return ResultError(curlCode: Int(code.rawValue), message: "response header field too long (over 100 KB, libcurl's CURL_MAX_HTTP_HEADER)")
+        }
+        let detail = String(cString: errorBuffer)
+        return ResultError(curlCode: Int(code.rawValue), message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
     }
 
     private func longInfo(_ info: CURLINFO) -> Int {
@@ -297,16 +382,27 @@ final class CurlTransfer {
 
 // File-level functions: C function pointers cannot capture context, so it comes through `userdata`.
 
+// A write or header callback that returns less than it was given makes libcurl stop the transfer
+// (CURLE_WRITE_ERROR); the transfer has recorded why.
+
 private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
     guard let userdata else { return 0 }
-    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
 private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
     guard let userdata else { return 0 }
-    Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}
+
+/// libcurl's progress callback (`CURLOPT_XFERINFOFUNCTION`): non-zero stops the transfer
+/// (CURLE_ABORTED_BY_CALLBACK) on Ctrl-C or SIGTERM, or when the time limit passed.
+private func curlProgress(_ userdata: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+                          _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+    guard let userdata else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().checkLimits() ? 0 : 1
 }
 
 private func curlReadBody(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {

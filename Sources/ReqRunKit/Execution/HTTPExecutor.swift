@@ -14,6 +14,10 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// Ask for compressed responses and decode them (`CURLOPT_ACCEPT_ENCODING` = "": every coding this
     /// libcurl supports — gzip, deflate, br, zstd here).
     public var decodeContent: Bool
+    /// `--max-size`: the most bytes a response's content may decode to (gzip, br, zstd… undone), 1 GiB by
+    /// default; 0 = no limit. A larger body stops the transfer, which ends as an error. Like curl's
+    /// `--max-filesize` (`CURLOPT_MAXFILESIZE_LARGE`), but on decoded bytes: a compression bomb is small on the wire.
+    public var maxBodySize: Int = 1 << 30
     /// HTTP version to use (`CURLOPT_HTTP_VERSION`).
     public var httpVersion: HTTPVersionChoice
     /// TLS: skip certificate and host name verification (`--insecure`; `CURLOPT_SSL_VERIFYPEER`/`VERIFYHOST` 0).

@@ -180,10 +180,14 @@ public struct Request: Sendable, Equatable {
 public struct HeaderField: Sendable, Equatable, Codable {
     public var name: String
     public var value: String
+    /// For a received value that is not UTF-8: its bytes as received, base64 (RFC 4648 §4); `value` then has
+    /// each byte that is not part of valid UTF-8 written `\xHH` (see `HeaderLine.text`). Nil otherwise.
+    public var valueBase64: String?
 
-    public init(name: String, value: String) {
+    public init(name: String, value: String, valueBase64: String? = nil) {
         self.name = name
         self.value = value
+        self.valueBase64 = valueBase64
     }
 }
 

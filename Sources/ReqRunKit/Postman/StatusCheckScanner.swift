@@ -40,65 +40,89 @@ enum StatusCheckScanner {
 
     private enum Block { case conditional, test, plain }
 
+    /// The checks of a script given as its lines. Time and memory are linear in the script's length: what
+    /// the rules need to know about the text before a check is kept in a `StatementSummary`, taken only
+    /// where a pattern matched.
     static func scan(_ lines: [String]) -> [Check] {
         var checks: [Check] = []
         var stack: [Block] = []
-        var statement = ""  // the current statement's text so far, across lines
+        var conditionalDepth = 0, testDepth = 0  // how many of the blocks on the stack are of each kind
+        var statement = StatementSummary()  // the current statement so far, across lines
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("//") { continue }
-            // Where each character stands: the blocks open and the statement text before it.
-            var states: [Int: (conditional: Bool, test: Bool, statement: String)] = [:]
-            var quote: Character?
-            var previous: Character = " "
-            let chars = Array(line)
-            var offset = 0
-            for (i, char) in chars.enumerated() {
-                defer { offset += String(char).utf16.count; previous = char }
-                states[offset] = (stack.contains(.conditional), stack.contains(.test), statement)
+            let range = NSRange(line.startIndex..., in: line)
+            let assertionMatches = assertions.map { ($0.1, $0.0.matches(in: line, range: range)) }
+            let comparisonMatches = comparison.matches(in: line, range: range)
+            // Match starts in UTF-16 offsets (NSRange), in order, to meet while walking the line.
+            let starts = Set(assertionMatches.flatMap { $0.1.map(\.range.location) } + comparisonMatches.map(\.range.location)).sorted()
+            var nextStart = 0
+            // Where each match stands (by UTF-16 offset): inside which blocks, after what statement text (its
+            // summaries only: a copy of the text itself at each match would make many matches quadratic again).
+            var states: [Int: (conditional: Bool, test: Bool, raw: TrimmedTextSummary, unquoted: TrimmedTextSummary)] = [:]
+            var quote: UInt8?
+            var previous: UInt8 = 0x20
+            var offset = 0  // in UTF-16 code units, as NSRange counts
+            let bytes = Array(line.utf8)
+            var i = 0
+            walk: while i < bytes.count {
+                let byte = bytes[i]
+                defer {
+                    // A UTF-16 unit per scalar, two for one beyond U+FFFF (a 4-byte sequence); none for continuation bytes.
+                    offset += byte & 0xC0 == 0x80 ? 0 : byte >= 0xF0 ? 2 : 1
+                    previous = byte
+                    i += 1
+                }
+                while nextStart < starts.count, starts[nextStart] < offset { nextStart += 1 }
+                if nextStart < starts.count, starts[nextStart] == offset, byte & 0xC0 != 0x80 {
+                    states[offset] = (conditionalDepth > 0, testDepth > 0, statement.raw, statement.unquoted)
+                }
                 if let q = quote {
-                    statement.append(char)
-                    if char == q && previous != "\\" { quote = nil }
+                    statement.append(byte)
+                    if byte == q && previous != UInt8(ascii: "\\") { quote = nil }
                     continue
                 }
-                if char == "/" && i + 1 < chars.count && chars[i + 1] == "/" { break }
-                switch char {
-                case "\"", "'", "`":
-                    quote = char
-                    statement.append(char)
-                case "{":
-                    stack.append(blockKind(statement))
-                    statement = ""
-                case "}":
-                    _ = stack.popLast()
-                    statement = ""
-                case ";":
-                    statement = ""
+                switch byte {
+                case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/"):
+                    break walk  // a comment to the end of the line
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
+                    quote = byte
+                    statement.append(byte)
+                case UInt8(ascii: "{"):
+                    let kind = blockKind(statement.text)
+                    stack.append(kind)
+                    if kind == .conditional { conditionalDepth += 1 } else if kind == .test { testDepth += 1 }
+                    statement.reset()
+                case UInt8(ascii: "}"):
+                    let kind = stack.popLast()
+                    if kind == .conditional { conditionalDepth -= 1 } else if kind == .test { testDepth -= 1 }
+                    statement.reset()
+                case UInt8(ascii: ";"):
+                    statement.reset()
                 default:
-                    statement.append(char)
+                    statement.append(byte)
                 }
             }
-            statement.append(" ")
-            let range = NSRange(line.startIndex..., in: line)
-            for (pattern, meaning) in assertions {
-                for match in pattern.matches(in: line, range: range) {
+            statement.append(0x20)
+            for (meaning, matches) in assertionMatches {
+                for match in matches {
                     guard let state = states[match.range.location], !state.conditional,
                           let value = Range(match.range(at: 1), in: line), let (codes, classes) = meaning(String(line[value])),
                           let whole = Range(match.range, in: line),
-                          !isGuarded(before: state.statement, after: line[whole.upperBound...]) else { continue }
+                          !isGuarded(before: state.unquoted, after: line[whole.upperBound...]) else { continue }
                     checks.append(Check(line: index, codes: codes, classes: classes, statement: String(line[whole])))
                 }
             }
-            for match in comparison.matches(in: line, range: range) {
+            for match in comparisonMatches {
                 guard let state = states[match.range.location], !state.conditional,
                       let value = Range(match.range(at: 1), in: line), let whole = Range(match.range, in: line) else { continue }
-                let before = state.statement.trimmingCharacters(in: .whitespaces)
-                let after = line[whole.upperBound...].trimmingCharacters(in: .whitespaces)
-                let standsAlone = (state.test && (before.isEmpty || before == "return" || before.hasSuffix("=>")))
+                let before = state.raw
+                let after = withoutLeadingSpaces(line[whole.upperBound...])
+                let standsAlone = (state.test && (before.isEmpty || before.equals("return") || before.hasSuffix("=>")))
                     || (before.hasPrefix("tests[") && before.hasSuffix("="))
                     || (before.hasPrefix("pm.test(") && before.hasSuffix("=>"))
                 let ends = after.isEmpty || after.first == ";" || after.first == "}" || after.first == ")"
-                guard standsAlone, ends, !before.contains("!"), !after.hasPrefix("&&"), !after.hasPrefix("||"), !after.hasPrefix("?") else { continue }
+                guard standsAlone, ends, !before.containsBang, !after.hasPrefix("&&"), !after.hasPrefix("||"), !after.hasPrefix("?") else { continue }
                 checks.append(Check(line: index, codes: [Int(line[value])!], classes: [],
                                     statement: String(line[whole]).trimmingCharacters(in: CharacterSet(charactersIn: "() "))))
             }
@@ -108,12 +132,18 @@ enum StatusCheckScanner {
 
     /// Whether an assertion runs only under a condition written in the same statement: a brace-less
     /// `if (…)`/`else`/loop before it, or `&&`, `||`, `?`, `!` around it.
-    private static func isGuarded(before: String, after: Substring) -> Bool {
-        let head = withoutQuotedText(before).trimmingCharacters(in: .whitespaces)
-        let tail = after.trimmingCharacters(in: .whitespaces)
-        let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head == $0 || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
-        return conditionalStart || head.contains("&&") || head.contains("||") || head.contains("?") || head.hasSuffix("!")
+    /// - Parameter before: the statement before the assertion, quoted text left out.
+    private static func isGuarded(before head: TrimmedTextSummary, after: Substring) -> Bool {
+        let tail = withoutLeadingSpaces(after)
+        let conditionalStart = ["if", "if(", "else", "while", "while(", "for", "for(", "do"].contains { head.equals($0) || head.hasPrefix($0 + " ") || head.hasPrefix($0 + "(") }
+        return conditionalStart || head.containsAndAnd || head.containsOrOr || head.containsQuestionMark || head.hasSuffix("!")
             || tail.hasPrefix("&&") || tail.hasPrefix("||") || tail.hasPrefix("?")
+    }
+
+    /// `text` from its first character that is not a space or tab (what follows a check: only its first
+    /// characters are read, so a long line is not copied for each check on it).
+    private static func withoutLeadingSpaces(_ text: Substring) -> Substring {
+        text.drop(while: { $0 == " " || $0 == "\t" })
     }
 
     /// `text` with the inside of each quoted string ('…', "…" or `…`, backslash escapes included) left

@@ -127,7 +127,7 @@ extension RequestResult {
 
 extension HeaderField {
     func write(_ w: inout JSONWriter) {
-        w.object { w in w.field("name", name); w.field("value", value) }
+        w.object { w in w.field("name", name); w.field("value", value); w.field("valueBase64", valueBase64) }
     }
 }
 

@@ -37,7 +37,7 @@ public enum HARReport {
             let mimeType = r.headers.last(named: "content-type") ?? ""
             response = HAR.Response(
                 status: r.status, statusText: r.reasonPhrase, httpVersion: "HTTP/\(r.httpVersion)", cookies: [],
-                headers: r.headers.map { .init(name: $0.name, value: $0.value) },
+                headers: r.headers.map { .init(name: $0.name, value: $0.value, valueBase64: $0.valueBase64) },
                 content: .init(size: r.bodySize, mimeType: mimeType, text: r.body.data,
                                encoding: r.body.encoding == "base64" ? "base64" : nil,
                                comment: r.body.truncated ? "first \(RunRecord.bodyLimit) bytes of \(r.bodySize)" : nil),
@@ -71,7 +71,15 @@ public enum HARReport {
             var comment: String
         }
         struct Creator: Encodable { var name: String; var version: String }
-        struct NameValue: Encodable { var name: String; var value: String }
+        struct NameValue: Encodable {
+            var name: String
+            var value: String
+            /// A header value that is not UTF-8, as received (base64): a custom field, which HAR 1.2 names
+            /// with a leading underscore.
+            var valueBase64: String? = nil
+
+            enum CodingKeys: String, CodingKey { case name, value, valueBase64 = "_valueBase64" }
+        }
         struct Entry: Encodable {
             var startedDateTime: String
             var time: Double
