@@ -140,6 +140,9 @@ public enum RequestPreparation {
             prepared.url = try URLNormalizer.normalize(prepared.url)
             guard URLNormalizer.hasHTTPScheme(prepared.url) else { throw .unsupportedScheme(prepared.scheme) }
             try URLNormalizer.validate(prepared.url)
+            // Whatever reached a credential (a header written by hand, a captured token, URL user information).
+            prepared.secrets += CredentialSecrets.inURL(prepared.url)
+                + CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
             return .success(prepared)
         } catch {
             return .failure(error)
