@@ -302,7 +302,7 @@ private struct Scheduler {
     /// done, takes its job out and returns it with what `finish` needs.
     private mutating func advance(_ position: Int, _ transfer: TransferResult) -> Done? {
         guard var job = jobs[position] else { return nil }
-        switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
+        switch RedirectFollower.decide(transfer, request: job.current, original: job.prepared, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
             job.redirectSetCookies += transfer.response?.headers.values(named: "set-cookie") ?? []
