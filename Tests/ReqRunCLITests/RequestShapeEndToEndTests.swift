@@ -65,4 +65,18 @@ import TestSupport
         let sent = try #require(record.results[1].request?.headers.first { $0.name.lowercased() == "content-type" }?.value)
         #expect(sent.components(separatedBy: "boundary=").count == 2, "\(sent)")
     }
+
+    /// `import` writes a Postman path variable's value encoded, so the file says what is sent.
+    @Test func importKeepsAHashInAPathVariable() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("pm.json", """
+            {"info": {"name": "P", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "r", "request": {"url": {"protocol": "http", "host": ["h"], "path": ["r4", ":id"],
+               "variable": [{"key": "id", "value": "qwert#2345"}]}}}]}
+            """)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("collections"), withIntermediateDirectories: true)
+        let run = try ReqRunBinary.run(["import", "pm.json"], in: dir.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try dir.read("collections/pm.json").contains(#""url": "http://h/r4/qwert%232345""#))
+    }
 }
