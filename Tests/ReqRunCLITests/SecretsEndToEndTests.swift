@@ -40,6 +40,9 @@ import TestSupport
         }
         // Masked, not dropped: the URL keeps its shape.
         #expect(outputs["record"]!.contains("http://ada:****@\(host)/headers"))
+        // The default name is the URL with its password masked (`list` also shows the URL as written).
+        let list = try ReqRunBinary.run(["list", "--all"], in: dir.url)
+        #expect(list.status == 0 && list.stdout.contains("  http://ada:****@\(host)/headers"), "\(list.stdout)")
     }
 
     /// A server that answers with a template gets it back as text: `{{pw}}` is not expanded in the next request.

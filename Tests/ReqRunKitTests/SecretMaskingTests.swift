@@ -52,11 +52,14 @@ import Testing
         #expect(url.contains("p%40ss") && url.contains("p@ss") && url.contains(Data("ada:p@ss".utf8).base64EncodedString()))
         #expect(CredentialSecrets.inURL("https://ghp_TOKEN@example.com/").contains("ghp_TOKEN"))
         #expect(CredentialSecrets.inURL("http://example.com/a@b").isEmpty)
+        #expect(Request(url: "http://ada:p%40ss@h/x").name == "http://ada:****@h/x")
+        #expect(Request(url: "https://TOKEN@h/x").name == "https://****@h/x")
+        #expect(Request(url: "{{base}}/x@y").name == "{{base}}/x@y")
         let basic = "Basic " + Data("ada:s3cret-pw".utf8).base64EncodedString()
         let headers = [HeaderField(name: "Authorization", value: basic), HeaderField(name: "Cookie", value: "a=1; session=c00kie-v"),
                        HeaderField(name: "X-Other", value: "public")]
         let found = CredentialSecrets.inHeaders(headers, names: ["authorization", "cookie"])
-        #expect(Set(found) == [String(basic.dropFirst(6)), "s3cret-pw", "1", "c00kie-v"])
+        #expect(Set(found) == [String(basic.dropFirst(6)), "s3cret-pw", "c00kie-v"])
     }
 
     @Test func handWrittenCredentialFieldsBecomeSecretsOfThePreparedRequest() throws {
