@@ -60,4 +60,18 @@ import TestSupport
         #expect(run.stdout.contains("/anything?v=%7B%7Bpw%7D%7D"), "\(run.stdout)")
         #expect(!run.stdout.contains("hunter22"))
     }
+
+    /// A request that cannot be sent still names its URL: its user information's password is masked.
+    @Test func anInvalidRequestMasksItsUserInformation() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/i.json", """
+            {"name": "I", "variables": {"pw": "pa55word"}, "groups": [{"name": "g", "requests": [
+              {"name": "x", "url": "http://ada:{{pw}}@h:99999/x"}, {"name": "y", "url": "http://ada:pa55word@h:99999/x"}
+            ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 3)
+        #expect(run.stdout.components(separatedBy: "http://ada:****@h:99999/x  invalid URL").count == 3, "\(run.stdout)")
+        #expect(!(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.contains("pa55word")))
+    }
 }

@@ -231,9 +231,12 @@ private struct Scheduler {
         let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
+            let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
+            let url = failure.isSkip ? resolved : request.url
+            // A message may quote the URL (an invalid port), user information included.
             complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
-                                          error: ResultError(message: failure.description)), secrets: scope.secretValues())
+                                          error: ResultError(message: failure.description)),
+                     secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
