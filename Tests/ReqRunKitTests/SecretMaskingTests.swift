@@ -62,6 +62,17 @@ import Testing
         #expect(Set(found) == [String(basic.dropFirst(6)), "s3cret-pw", "c00kie-v"])
     }
 
+    @Test func aSecretLearnedLateIsMaskedInEarlierResultsEvenAroundAnEarlierOne() {
+        let pipeline = ResultPipeline(expectedCount: 2, showSecrets: false, inBackground: false, onResult: { _ in })
+        for url in ["http://h/?t=abcdef-gh", "http://h/?t=zzzzzzzz"] {
+            pipeline.submit(RequestResult(index: 1, collection: "c", groupPath: ["g"], groupID: "x", name: "n", method: "GET",
+                                          url: url, outcome: .response, error: nil), secrets: ["abcdef"])
+        }
+        let (results, encoded) = pipeline.finish(lateSecrets: ["abcdef-gh", "zzzzzzzz"])
+        #expect(results.map(\.url) == ["http://h/?t=****", "http://h/?t=****"])
+        #expect(!String(decoding: encoded.joined(), as: UTF8.self).contains("gh"))
+    }
+
     @Test func handWrittenCredentialFieldsBecomeSecretsOfThePreparedRequest() throws {
         let request = Request(url: "http://h/headers", headers: [HeaderField(name: "Authorization", value: "Bearer {{t}}")])
         let prepared = try RequestPreparation.prepare(request, scope: VariableScope(layers: [VariableLayer(source: "t", values: ["t": "hand-t0ken"])])).get()

@@ -82,7 +82,9 @@ final class ResultPipeline: @unchecked Sendable {
             for i in masked.indices {
                 let missing = secrets.filter { !maskedWith[i].contains($0) }
                 guard !missing.isEmpty else { continue }
-                let again = SecretMasker(values: missing).mask(masked[i])
+                // A new secret that holds one masked already is now spelled with the mask inside it.
+                let earlier = SecretMasker(values: Array(maskedWith[i]))
+                let again = SecretMasker(values: missing + missing.map { earlier.mask($0) }).mask(masked[i])
                 if again != masked[i] {
                     masked[i] = again
                     encoded[i] = again.jsonFragment()
