@@ -12,8 +12,10 @@ import Testing
     @Test func aHashOrQuestionMarkInAValueDoesNotCutThePath() throws {
         #expect(try url("http://h/r4/{{id}}", ["id": "qwert#2345"]) == "http://h/r4/qwert%232345")
         #expect(try url("http://h/r4/{{id}}/x", ["id": "a?b#c"]) == "http://h/r4/a%3Fb%23c/x")
-        // In the query only '#' would end it; '&' and '=' are kept (a value may hold parameters).
-        #expect(try url("http://h/p?{{q}}&v={{v}}", ["q": "a=1&b=2", "v": "x#y?"]) == "http://h/p?a=1&b=2&v=x%23y?")
+        // A parameter's value stays one value: '#', '&' and '+' (a space to form parsers) encoded.
+        #expect(try url("http://h/p?to={{e}}&x=1", ["e": "a+b&c=d#e?"]) == "http://h/p?to=a%2Bb%26c=d%23e?&x=1")
+        // Elsewhere in the query only '#' would end it; '&' and '=' are kept (a value may hold parameters).
+        #expect(try url("http://h/p?{{q}}&{{n}}=1", ["q": "a=1&b=2", "n": "k+#"]) == "http://h/p?a=1&b=2&k+%23=1")
         // Reached through another variable, too.
         #expect(try url("http://h/{{p}}", ["p": "u/{{id}}", "id": "1#2"]) == "http://h/u/1%232")
     }

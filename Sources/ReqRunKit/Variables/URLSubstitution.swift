@@ -8,8 +8,10 @@
 ///   or user information;
 /// - in the path: `?` and `#` are percent-encoded (`%3F`, `%23`); `/` is kept, so a value may hold several
 ///   segments (`{{version}}/users`);
-/// - in the query: `#` is percent-encoded; `&` and `=` are kept, so a value may hold several parameters
-///   (the `query` list encodes each name and value whole, for a value that must stay one parameter);
+/// - in the query, as a parameter's value (after its `=`): `#`, `&` and `+` are percent-encoded, so the
+///   value stays one value (`+` would read as a space: WHATWG `application/x-www-form-urlencoded` parsing);
+/// - elsewhere in the query (a name, or a whole parameter list as in `?{{params}}`): only `#`, so a value may
+///   hold several parameters;
 /// - in the fragment (never sent): as it is.
 /// `%` is kept everywhere, as `URLNormalizer` keeps existing escapes, so an already encoded value is not
 /// encoded twice; spaces and non-ASCII are percent-encoded later by `URLNormalizer` wherever they are.
@@ -20,7 +22,7 @@
 enum URLSubstitution {
     /// The part of a URL a reference stands in.
     enum Component: Equatable {
-        case schemeOrAuthority, path, query, fragment
+        case schemeOrAuthority, path, query, queryValue, fragment
     }
 
     /// `template` with every reference resolved in `scope`, each value encoded for its component.
@@ -57,8 +59,10 @@ enum URLSubstitution {
             return .schemeOrAuthority
         }
         if rest.contains(UInt8(ascii: "#")) { return .fragment }
-        if rest.contains(UInt8(ascii: "?")) { return .query }
-        return .path
+        guard let question = rest.firstIndex(of: UInt8(ascii: "?")) else { return .path }
+        // In the current parameter (after the last '&'), after its '=': its value.
+        let parameter = utf8[(question + 1)...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).last ?? []
+        return parameter.contains(UInt8(ascii: "=")) ? .queryValue : .query
     }
 
     /// `value` with the characters that would end `component` percent-encoded.
@@ -68,12 +72,13 @@ enum URLSubstitution {
         case .schemeOrAuthority, .fragment: return value
         case .path: ending = [UInt8(ascii: "?"), UInt8(ascii: "#")]
         case .query: ending = [UInt8(ascii: "#")]
+        case .queryValue: ending = [UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "+")]
         }
         guard value.utf8.contains(where: ending.contains) else { return value }
         var out: [UInt8] = []
         for byte in value.utf8 {
             if ending.contains(byte) {
-                out += Array("%\(byte == UInt8(ascii: "?") ? "3F" : "23")".utf8)
+                out += Array(URLQuery.encode(String(UnicodeScalar(byte))).utf8)
             } else {
                 out.append(byte)
             }
