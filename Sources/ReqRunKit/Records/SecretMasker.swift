@@ -3,8 +3,11 @@ import Foundation
 /// Replaces secrets with `****` in what reqrun shows and writes (console, run record, reports), unless
 /// `--show-secrets`.
 ///
-/// Secrets are: the values of variables marked secret (wherever the text appears: URL, header fields,
-/// bodies, messages), and the whole values of the header fields in `sensitiveHeaderNames`.
+/// Secrets are: the values of variables marked secret and the values that reached a credential
+/// (`CredentialSecrets`), wherever the text appears (URL, request name, header fields, bodies, messages,
+/// captures) and in every spelling reqrun or a server produces (percent-encoded, JSON-escaped), and the
+/// whole values of the header fields in `sensitiveHeaderNames`. The run decides which values are secrets
+/// (`Runner`: for the whole run once known); this type only masks.
 public struct SecretMasker: Sendable {
     /// The mask.
     public static let mask = "****"
@@ -20,10 +23,11 @@ public struct SecretMasker: Sendable {
     private let byteValues: [[UInt8]]
     private let enabled: Bool
 
-    ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     /// - Parameters:
     ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
-    ///     forms, as it appears in a query string, a form body or a URL's path.
+    ///     forms, as it appears in a query string, a form body or a URL's path, and in its JSON-escaped
+    ///     forms (`jsonSpellings`).
+    ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     public init(values: [String], enabled: Bool = true) {
         // Values shorter than `minimumLength` are not searched for in text: a secret "e" would mask every "e"
         // in URLs, header fields and messages. Sensitive header fields are still masked whole.
