@@ -37,6 +37,15 @@ import Testing
         #expect(RedirectFollower.next(after: withKey, status: 307, to: "http://b.test/p", trustLocation: true).headers.count == 4)
     }
 
+    @Test func credentialsComeBackOnAHopToTheOriginalOrigin() {
+        let away = RedirectFollower.next(after: post, status: 307, to: "http://b.test/x", trustLocation: false)
+        #expect(!away.headers.contains(named: "authorization") && away.transferAuth == nil)
+        let back = RedirectFollower.next(after: away, original: post, status: 307, to: "http://a.test/y", trustLocation: false)
+        #expect(back.headers.contains(named: "authorization") && back.transferAuth == post.transferAuth)
+        let further = RedirectFollower.next(after: away, original: post, status: 307, to: "http://c.test/y", trustLocation: false)
+        #expect(!further.headers.contains(named: "authorization"))
+    }
+
     @Test func awsSessionTokenStaysWithItsOrigin() throws {
         let prepared = try RequestPreparation.prepare(Request(url: "http://a.test/p"), scope: VariableScope(layers: []),
             auth: .awsSigV4(accessKey: "AK", secretKey: "SK", region: "r", service: "s", sessionToken: "TOKEN")).get()

@@ -76,7 +76,7 @@ enum ShowCommand {
         let reference = try RequestResolver.resolve(target, in: outline)
         let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment, overrides: overrides,
                                              processEnvironment: ProcessInfo.processInfo.environment)
-        let scope = Runner.scope(for: reference, configuration, captured: VariableLayer(source: "capture", values: [:]))
+        let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
         switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")

@@ -40,7 +40,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
 
     /// The plan for each reference, secrets masked as `****` unless `showSecrets`.
     public static func plan(_ references: [RequestReference], configuration: RunConfiguration) -> [DryRunEntry] {
-        let captured = VariableLayer(source: "capture", values: [:])
+        let captured = VariableLayer.captures()
         return references.map { reference in
             let scope = Runner.scope(for: reference, configuration, captured: captured)
             let request = reference.request

@@ -44,8 +44,10 @@ public struct RedirectHop: Codable, Sendable, Equatable {
 /// - 307 and 308: method and content are kept;
 /// - when the method becomes GET, the content and its header fields (`Content-Type`, `Content-Length`,
 ///   `Content-Encoding`, `Content-Language`, `Content-Location`) are dropped;
-/// - to another origin (scheme, host or port), `Authorization`, `Cookie`, `Proxy-Authorization`, an API-key
-///   field and digest/AWS credentials are not sent, unless `trustLocation`;
+/// - credentials (`Authorization`, `Cookie`, `Proxy-Authorization`, an API-key field, digest/AWS credentials)
+///   are sent only to the origin (scheme, host and port) of the request as written, unless `trustLocation`:
+///   not to another origin, and again on a hop that comes back to it (localhost → 127.0.0.1 → localhost),
+///   as curl decides by the original host;
 /// - only `http` and `https` targets are followed. Cookies set by any response, a redirect's included, go
 ///   back on later matching requests through the run's cookie store.
 public enum RedirectFollower {
@@ -58,8 +60,10 @@ public enum RedirectFollower {
         case done(stopReason: String?)
     }
 
-    /// Decides whether `transfer` (the answer to `request`, after `hopsSoFar` redirects) is followed.
-    public static func decide(_ transfer: TransferResult, request: PreparedRequest, policy: RedirectPolicy, hopsSoFar: Int) -> Decision {
+    /// Decides whether `transfer` (the answer to `request`, after `hopsSoFar` redirects from `original`, the
+    /// request as prepared; nil: `request` is it) is followed.
+    public static func decide(_ transfer: TransferResult, request: PreparedRequest, original: PreparedRequest? = nil,
+                              policy: RedirectPolicy, hopsSoFar: Int) -> Decision {
         guard policy.follow, let response = transfer.response, [301, 302, 303, 307, 308].contains(response.status),
               let location = response.headers.last(named: "location") else {
             return .done(stopReason: nil)
@@ -75,11 +79,14 @@ public enum RedirectFollower {
         }
         let hop = RedirectHop(method: request.method, url: request.url, status: response.status, location: target.url,
                               total: transfer.timings.total)
-        return .follow(next(after: request, status: response.status, to: target.url, trustLocation: policy.trustLocation), hop)
+        return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation), hop)
     }
 
-    /// The request a redirect leads to.
-    public static func next(after request: PreparedRequest, status: Int, to url: String, trustLocation: Bool) -> PreparedRequest {
+    /// The request a redirect of `request` leads to; `original` is the request as prepared, before any
+    /// redirect (nil: `request` is it), whose origin alone gets its credentials.
+    public static func next(after request: PreparedRequest, original: PreparedRequest? = nil, status: Int, to url: String,
+                            trustLocation: Bool) -> PreparedRequest {
+        let original = original ?? request
         var next = request
         next.url = url
         let becomesGET = (status == 303 && request.method != "HEAD" && request.method != "GET")
@@ -90,9 +97,13 @@ public enum RedirectFollower {
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
             next.headers.removeAll { $0.hasName(in: contentFields) }
         }
-        if !trustLocation, origin(request.url) != origin(url) {
-            next.headers.removeAll { $0.hasName(in: request.credentialHeaderNames) }
+        if !trustLocation {
+            next.headers.removeAll { $0.hasName(in: original.credentialHeaderNames) }
             next.transferAuth = nil
+            if origin(original.url) == origin(url) {
+                next.headers += original.headers.filter { $0.hasName(in: original.credentialHeaderNames) }
+                next.transferAuth = original.transferAuth
+            }
         }
         return next
     }

@@ -22,6 +22,8 @@ final class ResultPipeline: @unchecked Sendable {
     private var nextPending = 0
     /// Output, in order: touched by the submitting thread when `background` is nil, else only on `background`.
     private var masked: [RequestResult] = []
+    /// The secret values each of `masked` was masked with, so `finish` masks again only where one is new.
+    private var maskedWith: [Set<String>] = []
     private var encoded: [[UInt8]] = []
     private let background: DispatchQueue?
     private let showSecrets: Bool
@@ -37,6 +39,7 @@ final class ResultPipeline: @unchecked Sendable {
         self.onResult = onResult
         background = inBackground ? DispatchQueue(label: "reqrun.results") : nil
         masked.reserveCapacity(expectedCount)
+        maskedWith.reserveCapacity(expectedCount)
         encoded.reserveCapacity(expectedCount)
     }
 
@@ -60,9 +63,11 @@ final class ResultPipeline: @unchecked Sendable {
 
     /// Processes what is left; returns every result masked, with its record JSON
     /// (`RequestResult.jsonFragment()`), in submission order.
-    /// - Parameter lateSecrets: secret values learned during the run (captured cookies), masked again in
-    ///   every result: a cookie set by an earlier response goes out with requests that finished before the
-    ///   request capturing it did. Their console lines were printed already; the record and reports are not.
+    /// - Parameter lateSecrets: secret values learned during the run (values that reached a credential,
+    ///   captured cookies), masked again in every result that was masked without them: a token captured by
+    ///   one request and sent as a credential by a later one, a cookie set by an earlier response that goes
+    ///   out with requests that finished before the request capturing it did. Their console lines were
+    ///   printed already; the record and reports are not.
     func finish(lateSecrets: [String] = []) -> (results: [RequestResult], encoded: [[UInt8]]) {
         if let background {
             handOver()
@@ -73,10 +78,13 @@ final class ResultPipeline: @unchecked Sendable {
     }
 
     private func remask(_ secrets: [String]) -> (results: [RequestResult], encoded: [[UInt8]]) {
-        let masker = SecretMasker(values: secrets, enabled: !showSecrets)
-        if !secrets.isEmpty {
+        if !secrets.isEmpty && !showSecrets {
             for i in masked.indices {
-                let again = masker.mask(masked[i])
+                let missing = secrets.filter { !maskedWith[i].contains($0) }
+                guard !missing.isEmpty else { continue }
+                // A new secret that holds one masked already is now spelled with the mask inside it.
+                let earlier = SecretMasker(values: Array(maskedWith[i]))
+                let again = SecretMasker(values: missing + missing.map { earlier.mask($0) }).mask(masked[i])
                 if again != masked[i] {
                     masked[i] = again
                     encoded[i] = again.jsonFragment()
@@ -109,6 +117,7 @@ final class ResultPipeline: @unchecked Sendable {
         onResult(result)
         encoded.append(result.jsonFragment())
         masked.append(result)
+        maskedWith.append(Set(item.secrets))
     }
 
     /// Carries a batch to the second thread (results are values; nothing else holds them).

@@ -22,7 +22,7 @@ public enum Runner {
         let started = scheduler.runStart
         scheduler.run()
         let captured = scheduler.captured
-        let (results, encoded) = pipeline.finish(lateSecrets: captured.secretNames.compactMap { captured.values[$0] })
+        let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] })
         let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
@@ -120,7 +120,13 @@ private struct Scheduler {
     /// on to the pipeline (positions before `reported`).
     var results: [RequestResult?]
     var secrets: [[String]]
-    var captured = VariableLayer(source: "capture", values: [:])
+    var captured = VariableLayer.captures()
+    /// Every value that reached a credential so far (auth fields, credential header fields as sent, URL user
+    /// information, captured cookies), in the order learned: secrets for the rest of the run, and masked again
+    /// in every result at its end (a token captured by one request and sent as a credential by a later one
+    /// is masked in the capturing result too).
+    var runSecrets: [String] = []
+    private var runSecretSet: Set<String> = []
     var jobs: [Int: Job] = [:]
     /// When each job waiting to be sent again (`--retry`) is due, by position. Kept apart from `jobs` so
     /// that each wait looks at these few rather than copying every job in flight (perf showed the copies).
@@ -225,10 +231,14 @@ private struct Scheduler {
         let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
+            let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
+            let url = failure.isSkip ? resolved : request.url
+            // A message may quote the URL (an invalid port), user information included.
             complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
-                                          error: ResultError(message: failure.description)), secrets: scope.secretValues())
+                                          error: ResultError(message: failure.description)),
+                     secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
         case .success(let prepared):
+            learnSecrets(prepared.secrets)
             var policy = configuration.redirects
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
@@ -295,7 +305,7 @@ private struct Scheduler {
     /// done, takes its job out and returns it with what `finish` needs.
     private mutating func advance(_ position: Int, _ transfer: TransferResult) -> Done? {
         guard var job = jobs[position] else { return nil }
-        switch RedirectFollower.decide(transfer, request: job.current, policy: job.policy, hopsSoFar: job.hops.count) {
+        switch RedirectFollower.decide(transfer, request: job.current, original: job.prepared, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
             job.redirectSetCookies += transfer.response?.headers.values(named: "set-cookie") ?? []
@@ -329,10 +339,18 @@ private struct Scheduler {
     /// Checks expectations, takes captures and stores the result of a request that is done.
     private mutating func finishAndComplete(_ done: Done) {
         let result = finish(done.position, done.job, done.transfer, done.stopReason)
-        complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets
-                 + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
-                     if case .cookie = spec.source { return capture.value } else { return nil }
-                 })
+        // What libcurl added to the credentials as it sent them: cookies from the run's jar, the Basic field
+        // of URL user information, a digest response.
+        learnSecrets(CredentialSecrets.inHeaders(done.transfer.sentHeaders, names: done.job.current.credentialHeaderNames)
+                     + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
+                         if case .cookie = spec.source { return capture.value } else { return nil }
+                     })
+        complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets)
+    }
+
+    /// Adds values that reached a credential to the run's secrets.
+    private mutating func learnSecrets(_ values: [String]) {
+        for value in values where !value.isEmpty && runSecretSet.insert(value).inserted { runSecrets.append(value) }
     }
 
     /// The result of a request whose last transfer is `transfer`: expectations checked, captures taken.
@@ -372,7 +390,7 @@ private struct Scheduler {
     /// (masking changes no outcome).
     private mutating func complete(_ position: Int, _ result: RequestResult, secrets: [String]) {
         results[position] = result
-        self.secrets[position] = secrets
+        self.secrets[position] = secrets + runSecrets
         if configuration.bail, result.isFailure, stoppedBy == nil { stoppedBy = result }
     }
 

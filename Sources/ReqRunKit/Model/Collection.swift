@@ -128,7 +128,8 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
 public struct Request: Sendable, Equatable {
     /// Optional id from the file, kept as written.
     public var id: String?
-    /// Display name; defaults to the URL template, as in the seed's sidebar.
+    /// Display name; defaults to the URL template, as in the seed's sidebar (with the password of any user
+    /// information as `****`: `CredentialSecrets.maskingUserInfo`).
     public var name: String
     /// Request method (RFC 9110 §9), case-sensitive, as written; default `GET`.
     public var method: String
@@ -168,7 +169,7 @@ public struct Request: Sendable, Equatable {
         self.expectations = expectations
         self.captures = captures
         self.id = id
-        self.name = name ?? url
+        self.name = name ?? CredentialSecrets.maskingUserInfo(url)
         self.method = method
         self.url = url
         self.headers = headers

@@ -9,8 +9,10 @@
 /// the Postman app keeps in step with them): `protocol://user:password@host.labels:port/path/segments?query#hash`.
 /// Only an object without `host` and `path` falls back to `raw`. Disabled query entries are dropped; an entry
 /// without a value is sent as the key alone (`?flag`), with an empty value as `key=`. A `:name` segment is
-/// replaced by the value of `name` in `variable` when it is listed there; else it stays as written. Control
-/// characters written in the URL (a line feed in a query value) are percent-encoded, as Newman sends them.
+/// replaced by the value of `name` in `variable` when it is listed there (its `?` and `#` percent-encoded, as
+/// are `#` and `&` in query names and values, and `=` in names: `encodingOutsideReferences`); else it stays as
+/// written. Control characters written in the URL (a line feed in a query value) are percent-encoded, as
+/// Newman sends them.
 enum PostmanURL {
     static func decode(_ node: JSONNode, path: String, file: String) throws(InputError) -> String {
         switch node.value {
@@ -42,7 +44,7 @@ enum PostmanURL {
                                    uniquingKeysWith: { $1 })
         segments = segments.map { segment in
             guard segment.hasPrefix(":"), let value = variables[String(segment.dropFirst())] else { return segment }
-            return value
+            return encodingOutsideReferences(value, ["?", "#"])
         }
         if !segments.isEmpty {
             let joined = segments.joined(separator: "/")
@@ -51,11 +53,30 @@ enum PostmanURL {
         var query: [String] = []
         for entry in try url.postmanEntries("query") {
             guard entry.key != nil || entry.value != nil else { continue }
-            query.append((entry.key ?? "") + (entry.value.map { "=" + $0 } ?? ""))
+            query.append(encodingOutsideReferences(entry.key ?? "", ["#", "&", "="])
+                         + (entry.value.map { "=" + encodingOutsideReferences($0, ["#", "&"]) } ?? ""))
         }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         if let hash = url.postmanText("hash"), !hash.isEmpty { text += "#" + hash }
         return encodingControls(text)
+    }
+
+    /// `text` with `characters` percent-encoded except inside `{{…}}` references (whose values reqrun encodes
+    /// when it sends: `URLSubstitution`), so a path variable's or a query entry's value stays in its part of
+    /// the URL: `:id` = `qwert#2345` is `qwert%232345`, a query value `a&b` is `a%26b`.
+    static func encodingOutsideReferences(_ text: String, _ characters: Set<Character>) -> String {
+        guard text.contains(where: characters.contains) else { return text }
+        var out = ""
+        for segment in Template.segments(text) {
+            switch segment {
+            case .reference(let name): out += "{{\(name)}}"
+            case .text(let part):
+                for character in part {
+                    if characters.contains(character) { out += URLQuery.encode(String(character)) } else { out.append(character) }
+                }
+            }
+        }
+        return out
     }
 
     /// C0 control characters and DEL percent-encoded (`\n` → `%0A`), as Newman's URL encoder sends them

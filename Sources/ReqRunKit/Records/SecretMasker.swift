@@ -3,8 +3,11 @@ import Foundation
 /// Replaces secrets with `****` in what reqrun shows and writes (console, run record, reports), unless
 /// `--show-secrets`.
 ///
-/// Secrets are: the values of variables marked secret (wherever the text appears: URL, header fields,
-/// bodies, messages), and the whole values of the header fields in `sensitiveHeaderNames`.
+/// Secrets are: the values of variables marked secret and the values that reached a credential
+/// (`CredentialSecrets`), wherever the text appears (URL, request name, header fields, bodies, messages,
+/// captures) and in every spelling reqrun or a server produces (percent-encoded, JSON-escaped), and the
+/// whole values of the header fields in `sensitiveHeaderNames`. The run decides which values are secrets
+/// (`Runner`: for the whole run once known); this type only masks.
 public struct SecretMasker: Sendable {
     /// The mask.
     public static let mask = "****"
@@ -16,21 +19,68 @@ public struct SecretMasker: Sendable {
 
     /// Secret texts, longest first so a secret that contains another is masked whole.
     private let values: [String]
+    /// `values` as UTF-8, for bodies recorded as base64.
+    private let byteValues: [[UInt8]]
     private let enabled: Bool
 
-    ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     /// - Parameters:
     ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
-    ///     forms, as it appears in a query string, a form body or a URL's path.
+    ///     forms, as it appears in a query string, a form body or a URL's path, and in its JSON-escaped
+    ///     forms (`jsonSpellings`).
+    ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     public init(values: [String], enabled: Bool = true) {
         // Values shorter than `minimumLength` are not searched for in text: a secret "e" would mask every "e"
         // in URLs, header fields and messages. Sensitive header fields are still masked whole.
         let plain = values.filter { $0.count >= Self.minimumLength }
         // As written, and as each way of putting it in a URL spells it: a query value, a form value, and
         // anywhere else in a URL (a path: only spaces, non-ASCII and a few others percent-encoded).
+        // And as a JSON string spells it (a body reqrun sends, a server's echo): see `jsonSpellings`.
         let spellings = plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + plain.map { URLNormalizer.encodedAsInURL($0) }
-        self.values = Array(Set(spellings)).sorted { $0.count > $1.count }
+            + plain.flatMap { Self.jsonSpellings($0, twice: true) }
+        self.values = Array(Set(spellings)).sorted { $0.utf8.count > $1.utf8.count }
+        self.byteValues = self.values.map { Array($0.utf8) }
         self.enabled = enabled
+    }
+
+    /// `text` as JSON writers put it inside a string literal (RFC 8259 §7), other than `text` itself: `"` and
+    /// `\` escaped, control characters as `\n`-style or `\u00XX` escapes; non-ASCII as it is (JavaScript's
+    /// `JSON.stringify`, reqrun) or as `\uXXXX` in lower case (Python's `json`, which httpbin echoes with) or
+    /// upper case; `/` as it is or as `\/` (PHP's `json_encode`).
+    /// - Parameter twice: also each of those escaped again as Python and JavaScript do, as a JSON body sent
+    ///   by reqrun comes back inside a string of the server's JSON (httpbin's `data`).
+    static func jsonSpellings(_ text: String, twice: Bool = false) -> [String] {
+        var spellings: Set<String> = []
+        for (asciiOnly, upper, slash) in [(false, false, false), (true, false, false), (true, true, false),
+                                          (false, false, true), (true, false, true), (true, true, true)] {
+            func unicodeEscape(_ unit: UInt16) -> String {
+                let hex = String(unit, radix: 16, uppercase: upper)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x2F where slash: out += "\\/"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                case 0..<0x20: out += unicodeEscape(UInt16(scalar.value))
+                case 0x80... where asciiOnly: for unit in String(scalar).utf16 { out += unicodeEscape(unit) }
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            spellings.insert(out)
+        }
+        spellings.remove(text)
+        if twice {
+            for once in spellings {
+                for again in jsonSpellings(once) { spellings.insert(again) }
+            }
+        }
+        return Array(spellings)
     }
 
     public func mask(_ text: String) -> String {
@@ -49,11 +99,63 @@ public struct SecretMasker: Sendable {
         }
     }
 
+    /// A recorded body with its secrets masked:
+    /// - text (`utf8`) as any other text;
+    /// - `base64` (content that is not UTF-8): masked in the decoded bytes, then encoded again, so the record
+    ///   keeps the bytes around each secret;
+    /// - when the body was cut at the record's limit (`truncated`), a beginning of a secret at the very end
+    ///   is masked too: the limit can fall inside a secret.
     public func mask(_ body: RecordedBody) -> RecordedBody {
-        guard enabled, body.encoding == "utf8" else { return body }
+        guard enabled, !values.isEmpty else { return body }
         var copy = body
-        copy.data = mask(body.data)
+        if body.encoding == "utf8" {
+            copy.data = mask(body.data)
+            if body.truncated {
+                let bytes = Array(copy.data.utf8)
+                let cut = maskedTail(bytes)
+                if cut != bytes { copy.data = String(decoding: cut, as: UTF8.self) }
+            }
+        } else if let data = Data(base64Encoded: body.data) {
+            var bytes = mask(bytes: Array(data))
+            if body.truncated { bytes = maskedTail(bytes) }
+            copy.data = Data(bytes).base64EncodedString()
+        }
         return copy
+    }
+
+    /// `bytes` with every secret's UTF-8 replaced by the mask, longest secret first.
+    func mask(bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        let mask = Array(Self.mask.utf8)
+        for value in byteValues where value.count <= bytes.count {
+            var out: [UInt8] = []
+            var i = 0, found = false
+            while i < bytes.count {
+                if bytes[i] == value[0], i + value.count <= bytes.count, bytes[i..<(i + value.count)].elementsEqual(value) {
+                    out += mask
+                    i += value.count
+                    found = true
+                } else {
+                    out.append(bytes[i])
+                    i += 1
+                }
+            }
+            if found { bytes = out }
+        }
+        return bytes
+    }
+
+    /// `bytes` with a trailing beginning of a secret (its first byte up to all but its last) replaced by the mask.
+    func maskedTail(_ bytes: [UInt8]) -> [UInt8] {
+        var longest = 0
+        for value in byteValues {
+            for length in stride(from: min(value.count - 1, bytes.count), to: longest, by: -1)
+            where bytes.suffix(length).elementsEqual(value.prefix(length)) {
+                longest = length
+                break
+            }
+        }
+        return longest == 0 ? bytes : bytes.dropLast(longest) + Array(Self.mask.utf8)
     }
 
     /// A result with every secret masked (the body hash and sizes stay those of the real content).
@@ -68,6 +170,8 @@ public struct SecretMasker: Sendable {
         }
         var r = result
         r.url = mask(r.url)
+        // A request without a name is named by its URL template, which may hold a secret as written.
+        r.name = mask(r.name)
         if let message = r.error?.message { r.error?.message = mask(message) }
         if var request = r.request {
             request.headers = mask(request.headers)

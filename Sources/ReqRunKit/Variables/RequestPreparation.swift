@@ -81,6 +81,10 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     case unsupportedScheme(String)
     /// A URL that cannot be sent, e.g. a host name that is not a valid international domain name.
     case invalidURL(String)
+    /// A `Content-Type` with its own `boundary` parameter on a multipart body, in `field`: libcurl's MIME API
+    /// writes the parts with a boundary of its own and appends it, so the request would carry two
+    /// `boundary=` parameters and a server could split the content at the wrong one (RFC 2046 §5.1.1).
+    case multipartBoundary(field: String)
 
     /// Skips do not fail a run; the other cases do.
     public var isSkip: Bool {
@@ -103,6 +107,9 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
             return "invalid URL: \(reason)"
         case .unsupportedScheme(let scheme):
             return "the \(scheme):// scheme is not supported (reqrun sends only http and https)"
+        case .multipartBoundary(let field):
+            return "\(field) sets a multipart boundary, but reqrun chooses the boundary of a multipart body itself: "
+                + "remove the 'boundary=' parameter (or the whole Content-Type field)"
         }
     }
 }
@@ -114,7 +121,7 @@ public enum RequestPreparation {
     ///   a scheme other than http/https).
     public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
-            var url = try resolve(request.url, scope, field: "url")
+            var url = try checked(try URLSubstitution.resolve(request.url, scope, field: "url"), field: "url")
             if URLNormalizer.schemeEnd(url) == nil { url = "http://" + url }
             for (i, parameter) in request.query.enumerated() {
                 url = URLQuery.appending(name: try resolve(parameter.name, scope, field: "query[\(i)].name"),
@@ -130,6 +137,9 @@ public enum RequestPreparation {
             if let template = request.body, request.method != "HEAD" {
                 let (content, type) = try prepareBody(template, scope)
                 body = content
+                if case .multipart = content, let i = headers.firstIndex(where: { $0.hasName(in: ["content-type"]) && hasBoundary($0.value) }) {
+                    throw .multipartBoundary(field: "headers[\(i)].value")
+                }
                 if let type, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: type))
                 }
@@ -140,6 +150,9 @@ public enum RequestPreparation {
             prepared.url = try URLNormalizer.normalize(prepared.url)
             guard URLNormalizer.hasHTTPScheme(prepared.url) else { throw .unsupportedScheme(prepared.scheme) }
             try URLNormalizer.validate(prepared.url)
+            // Whatever reached a credential (a header written by hand, a captured token, URL user information).
+            prepared.secrets += CredentialSecrets.inURL(prepared.url)
+                + CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
             return .success(prepared)
         } catch {
             return .failure(error)
@@ -275,10 +288,20 @@ public enum RequestPreparation {
     private static func resolve(_ template: String, _ scope: VariableScope, field: String,
                                 allowLineBreaks: Bool = false) throws(PreparationFailure) -> String {
         let text = try scope.resolve(template, field: field)
-        // CR, LF and NUL are single bytes in UTF-8, so the bytes tell exactly.
-        if !allowLineBreaks, text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-            throw .forbiddenCharacter(field: field)
+        return allowLineBreaks ? text : try checked(text, field: field)
+    }
+
+    /// Whether a media type has a `boundary` parameter (RFC 9110 §8.3.1: parameter names are case-insensitive).
+    private static func hasBoundary(_ mediaType: String) -> Bool {
+        mediaType.split(separator: ";").dropFirst().contains {
+            $0.split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
         }
+    }
+
+    /// `text`, unless it holds a CR, LF or NUL.
+    private static func checked(_ text: String, field: String) throws(PreparationFailure) -> String {
+        // CR, LF and NUL are single bytes in UTF-8, so the bytes tell exactly.
+        if text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) { throw .forbiddenCharacter(field: field) }
         return text
     }
 }

@@ -8,11 +8,21 @@ public struct VariableLayer: Sendable, Equatable {
     public var values: [String: String]
     /// Names whose values are secret (masked in output unless `--show-secrets`).
     public var secretNames: Set<String>
+    /// Whether the values are data rather than templates: a `{{name}}` inside one is sent as written, never
+    /// resolved. True for values taken from responses (captures) and, later, set by scripts: a server that
+    /// answers `{{password}}` or `{{process.env.HOME}}` must not pull those values into the next request.
+    public var isLiteral: Bool
 
-    public init(source: String, values: [String: String], secretNames: Set<String> = []) {
+    public init(source: String, values: [String: String], secretNames: Set<String> = [], isLiteral: Bool = false) {
         self.source = source
         self.values = values
         self.secretNames = secretNames
+        self.isLiteral = isLiteral
+    }
+
+    /// The empty layer of values captured during a run (`source` `capture`): literal.
+    public static func captures() -> VariableLayer {
+        VariableLayer(source: "capture", values: [:], isLiteral: true)
     }
 }
 
@@ -20,7 +30,8 @@ public struct VariableLayer: Sendable, Equatable {
 ///
 /// Layers, lowest precedence first: collection variables, group variables (outer to inner), the
 /// environment, `--var`, captures made earlier in the run. A value may itself hold references; they are
-/// resolved up to `maximumDepth` levels, and a cycle is an error naming it. Besides variables:
+/// resolved up to `maximumDepth` levels, and a cycle is an error naming it. A value from a literal layer
+/// (`VariableLayer.isLiteral`: captures) is data and is inserted as it is, `{{…}}` included. Besides variables:
 /// - dynamic values with Postman's names, a new value at each use: `{{$guid}}` and `{{$randomUUID}}`
 ///   (a lower-case version 4 UUID), `{{$timestamp}}` (Unix time in seconds), `{{$isoTimestamp}}` (ISO 8601
 ///   UTC with milliseconds), `{{$randomInt}}` (an integer from 0 to 1000);
@@ -41,7 +52,12 @@ public struct VariableScope: Sendable {
 
     /// The value of `name` from the highest layer that has it.
     public func value(_ name: String) -> String? {
-        for layer in layers.reversed() { if let value = layer.values[name] { return value } }
+        lookup(name)?.value
+    }
+
+    /// The value of `name` from the highest layer that has it, and whether that layer is literal.
+    private func lookup(_ name: String) -> (value: String, isLiteral: Bool)? {
+        for layer in layers.reversed() { if let value = layer.values[name] { return (value, layer.isLiteral) } }
         return nil
     }
 
@@ -50,8 +66,8 @@ public struct VariableScope: Sendable {
         var names = Set<String>()
         for layer in layers { names.formUnion(layer.secretNames) }
         return names.compactMap { name in
-            guard let value = value(name) else { return nil }
-            let resolved = (try? resolve(value, field: name)) ?? value
+            guard let (value, isLiteral) = lookup(name) else { return nil }
+            let resolved = isLiteral ? value : ((try? resolve(value, field: name)) ?? value)
             return resolved.isEmpty ? nil : resolved
         }
     }
@@ -83,8 +99,8 @@ public struct VariableScope: Sendable {
                     throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
                 } else if chain.count >= Self.maximumDepth {
                     throw .variableDepth(names: chain + [name], field: field)
-                } else if let value = value(name) {
-                    output += try render(value, chain: chain + [name], missing: &missing, field: field)
+                } else if let (value, isLiteral) = lookup(name) {
+                    output += isLiteral ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
                 } else if !missing.contains(name) {
                     missing.append(name)
                 }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+/// Every spelling of a secret reqrun or a server can produce is masked; values that reach a credential
+/// are secrets.
+@Suite struct SecretMaskingTests {
+    @Test func jsonEscapedSpellingsAreMasked() {
+        let secret = "p\"a\\ss/wörd✓"
+        let masker = SecretMasker(values: [secret])
+        // As reqrun writes it in a JSON body, as Python (httpbin) echoes it, upper-case hex, PHP's "\/".
+        for spelling in [#"p\"a\\ss/wörd✓"#, #"p\"a\\ss/w\u00f6rd\u2713"#, #"p\"a\\ss/w\u00F6rd\u2713"#, #"p\"a\\ss\/wörd✓"#,
+                         // Escaped twice: a JSON body echoed inside httpbin's "data" string.
+                         #"p\\\"a\\\\ss/w\\u00f6rd\\u2713"#, #"p\\\"a\\\\ss/wörd✓"#] {
+            #expect(masker.mask("{\"data\": \"x\(spelling)y\"}") == "{\"data\": \"x****y\"}", "\(spelling)")
+        }
+        // A character outside the BMP is a surrogate pair in JSON's \u escapes.
+        #expect(SecretMasker(values: ["k😀ey"]).mask(#"k\ud83d\ude00ey"#) == "****")
+    }
+
+    @Test func base64BodiesAreMaskedInTheirBytes() throws {
+        let secret = "t0ken-s3cret"
+        let bytes: [UInt8] = [0xFF, 0xFE] + Array("a=\(secret);".utf8) + [0x80]
+        let body = RecordedBody(prefix: bytes, truncated: false)
+        #expect(body.encoding == "base64")
+        let masked = SecretMasker(values: [secret]).mask(body)
+        #expect(masked.encoding == "base64")
+        let decoded = try #require(Data(base64Encoded: masked.data))
+        #expect(Array(decoded) == [0xFF, 0xFE] + Array("a=****;".utf8) + [0x80])
+    }
+
+    @Test func aSecretCutByTheBodyLimitIsMasked() {
+        let secret = "abcdef-123456"
+        let masker = SecretMasker(values: [secret])
+        let text = RecordedBody(prefix: Array("token=abcdef-12".utf8), truncated: true)
+        #expect(masker.mask(text).data == "token=****")
+        // Not cut: the same text is left alone (it ends the content, it is no secret).
+        #expect(masker.mask(RecordedBody(prefix: Array("token=abcdef-12".utf8), truncated: false)).data == "token=abcdef-12")
+        let binary = RecordedBody(prefix: [0xFF] + Array("abcdef".utf8), truncated: true)
+        #expect(Data(base64Encoded: masker.mask(binary).data).map(Array.init) == [0xFF] + Array("****".utf8))
+    }
+
+    @Test func theDefaultNameIsMasked() {
+        var result = RequestResult(index: 1, collection: "c", groupPath: ["g"], groupID: "x", name: "http://ada:pa55word@h/",
+                                   method: "GET", url: "http://ada:pa55word@h/", outcome: .response, error: nil)
+        result = SecretMasker(values: CredentialSecrets.inURL(result.url)).mask(result)
+        #expect(result.name == "http://ada:****@h/" && result.url == "http://ada:****@h/")
+    }
+
+    @Test func credentialsInURLsAndHeaderFieldsAreSecrets() {
+        let url = CredentialSecrets.inURL("http://ada:p%40ss@127.0.0.1:80/x?y=1")
+        #expect(url.contains("p%40ss") && url.contains("p@ss") && url.contains(Data("ada:p@ss".utf8).base64EncodedString()))
+        #expect(CredentialSecrets.inURL("https://ghp_TOKEN@example.com/").contains("ghp_TOKEN"))
+        #expect(CredentialSecrets.inURL("http://example.com/a@b").isEmpty)
+        #expect(Request(url: "http://ada:p%40ss@h/x").name == "http://ada:****@h/x")
+        #expect(Request(url: "https://TOKEN@h/x").name == "https://****@h/x")
+        #expect(Request(url: "{{base}}/x@y").name == "{{base}}/x@y")
+        let basic = "Basic " + Data("ada:s3cret-pw".utf8).base64EncodedString()
+        let headers = [HeaderField(name: "Authorization", value: basic), HeaderField(name: "Cookie", value: "a=1; session=c00kie-v"),
+                       HeaderField(name: "X-Other", value: "public")]
+        let found = CredentialSecrets.inHeaders(headers, names: ["authorization", "cookie"])
+        #expect(Set(found) == [String(basic.dropFirst(6)), "s3cret-pw", "c00kie-v"])
+    }
+
+    @Test func aSecretLearnedLateIsMaskedInEarlierResultsEvenAroundAnEarlierOne() {
+        let pipeline = ResultPipeline(expectedCount: 2, showSecrets: false, inBackground: false, onResult: { _ in })
+        for url in ["http://h/?t=abcdef-gh", "http://h/?t=zzzzzzzz"] {
+            pipeline.submit(RequestResult(index: 1, collection: "c", groupPath: ["g"], groupID: "x", name: "n", method: "GET",
+                                          url: url, outcome: .response, error: nil), secrets: ["abcdef"])
+        }
+        let (results, encoded) = pipeline.finish(lateSecrets: ["abcdef-gh", "zzzzzzzz"])
+        #expect(results.map(\.url) == ["http://h/?t=****", "http://h/?t=****"])
+        #expect(!String(decoding: encoded.joined(), as: UTF8.self).contains("gh"))
+    }
+
+    @Test func handWrittenCredentialFieldsBecomeSecretsOfThePreparedRequest() throws {
+        let request = Request(url: "http://h/headers", headers: [HeaderField(name: "Authorization", value: "Bearer {{t}}")])
+        let prepared = try RequestPreparation.prepare(request, scope: VariableScope(layers: [VariableLayer(source: "t", values: ["t": "hand-t0ken"])])).get()
+        #expect(prepared.secrets.contains("hand-t0ken"))
+    }
+}
+
+/// Values captured from responses are data, never templates.
+@Suite struct LiteralLayerTests {
+    @Test func capturedValuesAreNotExpandedAgain() throws {
+        var captured = VariableLayer.captures()
+        captured.values = ["echo": "{{password}}-{{process.env.HOME}}"]
+        let scope = VariableScope(layers: [VariableLayer(source: "env", values: ["password": "hunter22", "a": "<{{echo}}>"]), captured],
+                                  processEnvironment: ["HOME": "/root"])
+        #expect(try scope.resolve("x={{echo}}", field: "url") == "x={{password}}-{{process.env.HOME}}")
+        // Through a variable of a file layer that refers to the capture, too.
+        #expect(try scope.resolve("{{a}}", field: "url") == "<{{password}}-{{process.env.HOME}}>")
+    }
+}
