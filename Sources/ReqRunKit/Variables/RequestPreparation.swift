@@ -81,6 +81,8 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     case unsupportedScheme(String)
     /// A URL that cannot be sent, e.g. a host name that is not a valid international domain name.
     case invalidURL(String)
+    /// `{{process.env.NAME}}` with a name `ProcessEnvironment` does not let collections read.
+    case environmentVariableNotAllowed(name: String, field: String)
 
     /// Skips do not fail a run; the other cases do.
     public var isSkip: Bool {
@@ -103,6 +105,9 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
             return "invalid URL: \(reason)"
         case .unsupportedScheme(let scheme):
             return "the \(scheme):// scheme is not supported (reqrun sends only http and https)"
+        case .environmentVariableNotAllowed(let name, let field):
+            return "process.env.\(name) in \(field) is not readable: collections may read only \(ProcessEnvironment.prefix)* variables "
+                + "and those allowed with --allow-env \(name)"
         }
     }
 }
