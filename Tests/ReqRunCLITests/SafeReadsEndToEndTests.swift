@@ -76,6 +76,19 @@ import TestSupport
         #expect(dryRefused.status == 3 && dryRefused.stdout.contains("--allow-env SAFE_READS_OTHER"))
     }
 
+    @Test func aCookieJarAboveItsBoundIsRefusedBeforeAnythingIsSent() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/t.json", #"{"name": "T", "groups": [{"name": "g", "requests": [{"url": "\#(try TestServers.httpbin())/get"}]}]}"#)
+        let jar = try dir.write("jar.txt", "# Netscape HTTP Cookie File\n")
+        let handle = try FileHandle(forWritingTo: jar)
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.close()
+        let output = try ReqRunBinary.run(["run", "--all", "--cookie-jar", "jar.txt"], in: dir.url)
+        #expect(output.status == 2)
+        #expect(output.stderr == "error: jar.txt: is 17 MiB (17825792 bytes), more than a cookie jar may have (16 MiB)\n")
+        #expect(!dir.exists(".reqrun"))
+    }
+
     @Test func aBodyFileReplacedByAFIFOFailsInsteadOfHanging() throws {
         let dir = try TemporaryDirectory()
         let base = try TestServers.httpbin()

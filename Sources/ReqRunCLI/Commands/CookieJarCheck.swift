@@ -9,6 +9,8 @@ enum CookieJarCheck {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else { throw InputError(file: path, location: nil, reason: "--cookie-jar names a folder, not a file") }
+            // libcurl reads the whole jar into memory.
+            if let reason = FileSizeBound.cookieJar.refusal(path: path) { throw InputError(file: path, location: nil, reason: reason) }
             // A Netscape-format jar (curl, browsers' exports) starts with a comment line or a tab-separated
             // cookie line; an empty file is fine too.
             let head = (FileManager.default.contents(atPath: path) ?? Data()).prefix(4096)

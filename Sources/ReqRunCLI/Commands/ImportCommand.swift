@@ -29,6 +29,7 @@ enum ImportCommand {
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let source = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+        if let reason = FileSizeBound.collection.refusal(path: source.path) { throw InputError(file: path, location: nil, reason: reason) }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: source.path) ? "cannot be read" : "no such file")
         }

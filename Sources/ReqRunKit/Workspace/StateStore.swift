@@ -62,7 +62,7 @@ public final class StateStore {
         let path = stateFile.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
-        if !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path),
+        if !isDirectory.boolValue, FileSizeBound.state.refusal(path: path) == nil, let data = FileManager.default.contents(atPath: path),
            case .success(let values) = Self.parse(data), values[Self.expandedGroupsKey].map({ Set<UUID>(rawValue: $0) != nil }) ?? true {
             return values
         }
@@ -114,6 +114,8 @@ public final class StateStore {
         let reason: String
         if isDirectory.boolValue {
             reason = "it is a folder, not a file"
+        } else if let refusal = FileSizeBound.state.refusal(path: path) {
+            reason = "it " + refusal
         } else {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw FileError(path: path, operation: "read", errno: errno)

@@ -51,7 +51,8 @@ public struct Workspace: Sendable {
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
     /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
     /// (`--file-root DIR`; see `FileRoots`).
-    /// - Throws: `InputError` (unreadable file, invalid JSON, bad field, a body file outside the roots, one
+    /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
+    ///   field, a body file outside the roots, one
     ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
     public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> [RequestCollection] {
         let roots = fileRoots(allowing: extraRoots)
@@ -65,7 +66,9 @@ public struct Workspace: Sendable {
             let display = displayPath(url)
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard exists, !isDirectory.boolValue, let bytes = FileBytes.read(atPath: url.path) else {
+            let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection) : .failure(.unreadable)
+            if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+            guard case .success(let bytes) = read else {
                 let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
                 let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")
                     : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
