@@ -2,14 +2,16 @@
 /// `REQRUN_` (as Hurl reads only `HURL_*` variables) and names the user allows with `--allow-env NAME`.
 /// Any other name is an error naming it and the option (`PreparationFailure.environmentVariableNotAllowed`),
 /// so a shared collection cannot send `AWS_SECRET_ACCESS_KEY` or `GITHUB_TOKEN` anywhere. Values read from
-/// here are secrets: `VariableScope.secretValues()` includes them, so they are masked in the console, the run
-/// record and every report unless `--show-secrets`.
+/// here are secrets: `VariableScope.secretValues()` includes `secrets`, so they are masked in the console, the
+/// run record and every report unless `--show-secrets`.
 public struct ProcessEnvironment: Sendable, Equatable {
     /// Variables with this prefix are readable without `--allow-env`.
     public static let prefix = "REQRUN_"
 
     /// The readable variables (and only those), name → value.
-    public private(set) var values: [String: String]
+    public let values: [String: String]
+    /// The values to mask: those of the variables the run refers to (`narrowed`), else every readable one.
+    public private(set) var secrets: [String]
     /// Names allowed with `--allow-env NAME`.
     public let allowedNames: Set<String>
 
@@ -17,6 +19,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
     public init(_ environment: [String: String], allowing allowedNames: Set<String> = []) {
         self.allowedNames = allowedNames
         values = environment.filter { $0.key.hasPrefix(Self.prefix) || allowedNames.contains($0.key) }
+        secrets = values.values.filter { !$0.isEmpty }
     }
 
     /// Nothing readable.
@@ -25,9 +28,10 @@ public struct ProcessEnvironment: Sendable, Equatable {
     /// Whether `{{process.env.NAME}}` may read `name` (set or not).
     public func isReadable(_ name: String) -> Bool { name.hasPrefix(Self.prefix) || allowedNames.contains(name) }
 
-    /// Only the variables that `references` refer to as `{{process.env.NAME}}`, directly or through the
-    /// values of collection, group and `layerValues` (environment, `--var`) variables. What a run reads is
-    /// what becomes a secret: masking every `REQRUN_*` value would also mask, say, a base URL no request uses.
+    /// The same variables, with `secrets` narrowed to those that `references` refer to as
+    /// `{{process.env.NAME}}`, directly or through the values of collection, group and `layerValues`
+    /// (environment, `--var`) variables. What a run reads is what becomes a secret: masking every `REQRUN_*`
+    /// value would also mask, say, a base URL no request uses. All stay readable.
     public func narrowed(to references: [RequestReference], alsoThrough layerValues: [Variable]) -> ProcessEnvironment {
         guard !values.isEmpty else { return self }
         var names = Set<String>()
@@ -37,7 +41,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
             }
         }
         var narrowed = self
-        narrowed.values = values.filter { names.contains($0.key) }
+        narrowed.secrets = values.filter { names.contains($0.key) && !$0.value.isEmpty }.map(\.value)
         return narrowed
     }
 }

@@ -54,7 +54,7 @@ public struct VariableScope: Sendable {
             guard let value = value(name) else { return nil }
             let resolved = (try? resolve(value, field: name)) ?? value
             return resolved.isEmpty ? nil : resolved
-        } + processEnvironment.values.values.filter { !$0.isEmpty }
+        } + processEnvironment.secrets
     }
 
     /// Replaces every reference in `template`.
