@@ -23,7 +23,7 @@ public struct FileSizeBound: Sendable, Equatable {
     public static let cookieJar = FileSizeBound(bytes: 16 << 20, kind: "a cookie jar")
     /// `.reqrun/state.json`: 16 MiB (the expanded set of 100,000 groups takes about 4 MB).
     public static let state = FileSizeBound(bytes: 16 << 20, kind: "the state file")
-    /// A run record read by `show` and `diff`: 1 GiB (a record keeps at most 64 KiB of each body).
+    /// A run record read by `show`, `diff` and `history`: 1 GiB (a record keeps at most 64 KiB of each body).
     public static let runRecord = FileSizeBound(bytes: 1 << 30, kind: "a run record")
 
     /// Why a file of `size` bytes is refused, or nil when it is within the bound.
