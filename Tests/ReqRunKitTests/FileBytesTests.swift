@@ -10,12 +10,12 @@ import Testing
         let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let file = folder.appendingPathComponent("c.json")
         try Data(content).write(to: file)
-        #expect(FileBytes.read(atPath: file.path) == content)
+        #expect(try FileBytes.read(atPath: file.path, bound: .collection).get() == content)
         let empty = folder.appendingPathComponent("empty.json")
         try Data().write(to: empty)
-        #expect(FileBytes.read(atPath: empty.path) == [])
-        #expect(FileBytes.read(atPath: folder.appendingPathComponent("missing.json").path) == nil)
-        #expect(FileBytes.read(atPath: folder.path) == nil)
+        #expect(try FileBytes.read(atPath: empty.path, bound: .collection).get() == [])
+        #expect(FileBytes.read(atPath: folder.appendingPathComponent("missing.json").path, bound: .collection) == .failure(.unreadable))
+        #expect(FileBytes.read(atPath: folder.path, bound: .collection) == .failure(.unreadable))
     }
 
     /// A pipe (what `--collection <(…)` and `--env <(…)` give) has no size: all of it is read, first byte
@@ -28,6 +28,6 @@ import Testing
             try? pipe.fileHandleForWriting.close()
         }
         writer.start()
-        #expect(FileBytes.read(atPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)") == content)
+        #expect(try FileBytes.read(atPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)", bound: .collection).get() == content)
     }
 }

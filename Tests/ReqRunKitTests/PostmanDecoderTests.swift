@@ -8,7 +8,8 @@ import Testing
     private let v20 = #""info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"}"#
 
     private func decode(_ text: String) throws -> RequestCollection {
-        try CollectionDecoder.decode(Array(text.utf8), file: "collections/shop.json", fileName: "shop.json", baseDirectory: "/data")
+        try CollectionDecoder.decode(Array(text.utf8), file: "collections/shop.json", fileName: "shop.json",
+                                     files: FileScope(base: "/data", roots: FileRoots(["/data", "/abs"])))
     }
 
     /// The requests in list order, as the outline walks them.

@@ -5,7 +5,7 @@ import Testing
 @Suite struct VariableScopeTests {
     private func scope(_ layers: [String: String]...) -> VariableScope {
         VariableScope(layers: layers.enumerated().map { VariableLayer(source: "layer \($0)", values: $1) },
-                      processEnvironment: ["HOME_DIR": "/home/me"])
+                      processEnvironment: ProcessEnvironment(["HOME_DIR": "/home/me"], allowing: ["HOME_DIR"]))
     }
 
     @Test func templateSplitsTextAndReferences() {
@@ -71,8 +71,8 @@ import Testing
         let s = scope([:])
         #expect(try s.resolve("{{process.env.HOME_DIR}}", field: "url") == "/home/me")
         #expect(throws: PreparationFailure.undefinedVariables(names: ["HOME_DIR"], field: "url")) { try s.resolve("{{HOME_DIR}}", field: "url") }
-        #expect(throws: PreparationFailure.undefinedVariables(names: ["process.env.NOPE"], field: "url")) {
-            try s.resolve("{{process.env.NOPE}}", field: "url")
+        #expect(throws: PreparationFailure.undefinedVariables(names: ["process.env.REQRUN_NOPE"], field: "url")) {
+            try s.resolve("{{process.env.REQRUN_NOPE}}", field: "url")
         }
     }
 

@@ -120,7 +120,7 @@ import Testing
 @Suite struct BodyDecodingTests {
     private func decode(_ request: String, base: String = "/") throws(InputError) -> Request {
         try CollectionDecoder.decode(Array(#"{"name": "c", "groups": [{"name": "g", "requests": [\#(request)]}]}"#.utf8),
-                                     file: "c.json", fileName: "c.json", baseDirectory: base).groups[0].requests[0]
+                                     file: "c.json", fileName: "c.json", files: FileScope(base: base, roots: FileRoots([base]))).groups[0].requests[0]
     }
 
     @Test func oneBodyAtMostAndFilesMustExist() throws {

@@ -13,6 +13,8 @@ enum CookieJarCheck {
             // both are written through, not replaced (`UserFile`).
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+            // libcurl reads the whole jar into memory.
+            if let reason = FileSizeBound.cookieJar.refusal(path: path) { throw InputError(file: path, location: nil, reason: reason) }
             // A Netscape-format jar (curl, browsers' exports) starts with a comment line or a tab-separated
             // cookie line; an empty file is fine too.
             let head = (FileManager.default.contents(atPath: path) ?? Data()).prefix(4096)

@@ -17,7 +17,7 @@ enum ExpandCommand {
                 changes nothing. The set is saved in .reqrun/state.json under the key expandedGroups.
                 """,
             options: [.init(name: "--all", valueName: nil, help: "\(expanding ? "Expand" : "Collapse") every group."),
-                      .workspace, .collection],
+                      .workspace, .collection, .fileRoot],
             positional: .init(name: "GROUP", help: "The groups to \(verb).", repeating: true, optional: true),
             examples: ["reqrun \(verb) httpbin.org", "reqrun \(verb) 'Parent/Child' 7bbd0224", "reqrun \(verb) --all"])
     }

@@ -17,7 +17,7 @@ enum ImportCommand {
         options: [
             .init(name: "--to", valueName: "PATH", help: "Where to write (default: collections/NAME.json in the workspace)."),
             .init(name: "--force", valueName: nil, help: "Overwrite PATH if it exists."),
-            .workspace,
+            .workspace, .fileRoot,
         ],
         positional: .init(name: "FILE", help: "The Postman collection to convert.", repeating: false, optional: false),
         examples: ["reqrun import ~/Downloads/Shop.postman_collection.json", "reqrun import shop.json --to collections/shop-api.json"]
@@ -29,14 +29,19 @@ enum ImportCommand {
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let source = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
+        if let reason = FileSizeBound.collection.refusal(path: source.path) { throw InputError(file: path, location: nil, reason: reason) }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: source.path) ? "cannot be read" : "no such file")
         }
         guard PostmanDecoder.recognises(Array(data)) else {
             throw InputError(file: path, location: nil, reason: "not a Postman collection (v2.0 or v2.1); reqrun collections need no import")
         }
+        // Its body files must lie where the workspace's collections may read (the workspace, --file-root DIR):
+        // the converted collection could not load otherwise.
+        let extraRoots = try WorkspaceContext.fileRoots(arguments)
+        let roots = (try? WorkspaceContext.locate(arguments))?.fileRoots(allowing: extraRoots) ?? FileRoots(extraRoots)
         let collection = try CollectionDecoder.decode(Array(data), file: path, fileName: source.lastPathComponent,
-                                                      baseDirectory: source.deletingLastPathComponent().path)
+                                                      files: FileScope(base: source.deletingLastPathComponent().path, roots: roots))
         collection.warnings.forEach(terminal.warning)
         let target: URL
         if let to = arguments.value("--to") {
@@ -57,7 +62,7 @@ enum ImportCommand {
         try UserFile.write(bytes, toPath: target.path, mode: 0o644)
         do {
             _ = try CollectionDecoder.decode(bytes, file: target.path, fileName: target.lastPathComponent,
-                                             baseDirectory: target.deletingLastPathComponent().path)
+                                             files: FileScope(base: target.deletingLastPathComponent().path, roots: roots))
         } catch {
             // The native format checks body files when it loads; Postman exports often refer to files not shipped.
             terminal.warning("the converted collection will not load until this is fixed: \(error)")

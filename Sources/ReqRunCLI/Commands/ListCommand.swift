@@ -14,7 +14,7 @@ enum ListCommand {
         options: [
             .init(name: "--all", valueName: nil, help: "Show every group expanded, without changing the saved state."),
             .init(name: "--json", valueName: nil, help: "Print the tree as JSON, with ids and expanded/visible flags."),
-            .workspace, .collection,
+            .workspace, .collection, .fileRoot,
         ],
         examples: ["reqrun list", "reqrun list --all --json"]
     ), run: run)

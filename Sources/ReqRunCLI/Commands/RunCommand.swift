@@ -23,6 +23,7 @@ enum RunCommand {
             .init(name: "--all", valueName: nil, help: "Run every request."),
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
             .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use')."),
+            .allowEnv,
             .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
@@ -45,7 +46,7 @@ enum RunCommand {
             .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
-            .workspace, .collection,
+            .workspace, .collection, .fileRoot,
         ],
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
                           repeating: true, optional: true),
@@ -132,9 +133,10 @@ enum RunCommand {
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
             terminal.warning(message)
         }
+        let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
         if arguments.flag("--dry-run") {
             return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
-                processEnvironment: ProcessInfo.processInfo.environment, showSecrets: arguments.flag("--show-secrets")),
+                processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets")),
                 json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
@@ -144,7 +146,7 @@ enum RunCommand {
                 : "No requests selected.")
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
-                                             processEnvironment: ProcessInfo.processInfo.environment, options: options,
+                                             processEnvironment: processEnvironment, options: options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
@@ -194,6 +196,14 @@ enum RunCommand {
         if record.summary.errors > 0 { return .requestError }
         if record.summary.failed > 0 { return .expectationFailed }
         return reportFailed ? .ioError : .success
+    }
+
+    /// The process environment that `{{process.env.NAME}}` in `references` may read (`REQRUN_*` and
+    /// `--allow-env NAME`), narrowed to the names they use: their values are the run's secrets.
+    static func readableEnvironment(_ arguments: ParsedArguments, _ references: [RequestReference], _ environment: Environment?,
+                                    _ overrides: [String: String]) -> ProcessEnvironment {
+        ProcessEnvironment(ProcessInfo.processInfo.environment, allowing: Set(arguments.all("--allow-env")))
+            .narrowed(to: references, alsoThrough: (environment?.variables ?? []) + overrides.map { Variable(name: $0.key, value: $0.value) })
     }
 
     /// `NAME=VALUE` pairs; the value may contain `=` and may be empty.

@@ -17,7 +17,8 @@ enum ShowCommand {
                   .init(name: "--var", valueName: "NAME=VALUE", help: "With --curl: set a variable.", repeatable: true),
                   .init(name: "--env", valueName: "NAME|FILE", help: "With --curl: the environment to use."),
                   .init(name: "--show-secrets", valueName: nil, help: "With --curl: print secrets instead of ****."),
-                  .workspace, .collection],
+                  .allowEnv,
+                  .workspace, .collection, .fileRoot],
         positional: .init(name: "RUN", help: "A run id or a unique prefix of one (see 'reqrun history').",
                           repeating: false, optional: true)
     ), run: run)
@@ -75,7 +76,7 @@ enum ShowCommand {
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
         let reference = try RequestResolver.resolve(target, in: outline)
         let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment, overrides: overrides,
-                                             processEnvironment: ProcessInfo.processInfo.environment)
+                                             processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides))
         let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
         switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):

@@ -15,7 +15,7 @@ struct WorkspaceContext {
         let url = URL(fileURLWithPath: dir, relativeTo: cwd)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw WorkspaceError.noSuchFolder(dir)
+            throw WorkspaceError.noSuchFolder(option: "--workspace", dir)
         }
         return Workspace(root: url)
     }
@@ -27,9 +27,22 @@ struct WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
-        let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files)
+        let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files, allowing: try fileRoots(arguments))
         for collection in collections { collection.warnings.forEach(terminal.warning) }
         return WorkspaceContext(workspace: workspace, collections: collections)
+    }
+
+    /// `--file-root DIR` folders (relative to the current folder), which must exist.
+    static func fileRoots(_ arguments: ParsedArguments) throws(WorkspaceError) -> [String] {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        return try arguments.all("--file-root").map { (dir: String) throws(WorkspaceError) -> String in
+            let url = URL(fileURLWithPath: dir, relativeTo: cwd)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw WorkspaceError.noSuchFolder(option: "--file-root", dir)
+            }
+            return url.path
+        }
     }
 
     /// The environment for a run: `--env NAME|FILE`, else the one saved with `reqrun env use`, else none.

@@ -54,5 +54,12 @@ extension CommandSpec.Option {
     static let collection = CommandSpec.Option(
         name: "--collection", valueName: "FILE",
         help: "Load this collection file instead of collections/*.json.", repeatable: true)
+    /// Every command that loads collections takes it: the check is made when a collection loads.
+    static let fileRoot = CommandSpec.Option(
+        name: "--file-root", valueName: "DIR",
+        help: "Also let collections read body files in DIR (default: only inside the workspace).", repeatable: true)
+    static let allowEnv = CommandSpec.Option(
+        name: "--allow-env", valueName: "NAME",
+        help: "Let {{process.env.NAME}} read NAME (default: only REQRUN_* variables); its value is a secret.", repeatable: true)
     static let help = CommandSpec.Option(name: "--help", valueName: nil, help: "Show help information.")
 }

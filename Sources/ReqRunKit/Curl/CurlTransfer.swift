@@ -13,6 +13,8 @@ final class CurlTransfer {
     private var mime: OpaquePointer?
     /// The file a `bodyFile` is streamed from.
     private var uploadFile: FileHandle?
+    /// Multipart file parts, opened (and checked) by reqrun; libcurl reads each through `/dev/fd/N`.
+    private var partFiles: [Int32] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     // Filled by the callbacks.
@@ -62,6 +64,8 @@ final class CurlTransfer {
     func cleanUp() {
         curl_mime_free(mime)
         try? uploadFile?.close()
+        for fd in partFiles { close(fd) }
+        partFiles = []
         curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.deallocate()
@@ -198,8 +202,8 @@ final class CurlTransfer {
                 }
             })
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path) else { return [CURLE_READ_ERROR] }
-            uploadFile = handle
+            guard let fd = openBodyFile(path) else { return [CURLE_READ_ERROR] }
+            uploadFile = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             codes.append(reqrun_easy_setopt_long(easy, CURLOPT_POST, 1))
             codes.append(reqrun_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.knownSize ?? -1)))
             codes.append(reqrun_easy_setopt_read_callback(easy, curlReadBody))
@@ -215,15 +219,32 @@ final class CurlTransfer {
                     let bytes = Array(value.utf8CString)
                     codes.append(bytes.withUnsafeBufferPointer { curl_mime_data(handle, $0.baseAddress, bytes.count - 1) })
                 case .file(let path):
-                    codes.append(curl_mime_filedata(handle, path))
+                    // Opened and checked here (a regular file), then read by libcurl through the open
+                    // descriptor, so a file replaced since the check is not what is sent.
+                    guard let fd = openBodyFile(path) else { return codes + [CURLE_READ_ERROR] }
+                    partFiles.append(fd)
+                    codes.append(curl_mime_filedata(handle, "/dev/fd/\(fd)"))
+                    // libcurl names the part after the file (and guesses its type from that name).
+                    codes.append(curl_mime_filename(handle, part.fileName ?? (path as NSString).lastPathComponent))
                 }
                 if let type = part.contentType { codes.append(curl_mime_type(handle, type)) }
-                if let fileName = part.fileName { codes.append(curl_mime_filename(handle, fileName)) }
+                if case .text = part.content, let fileName = part.fileName { codes.append(curl_mime_filename(handle, fileName)) }
             }
             codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime)))
         }
         if method != "POST" { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
         return codes
+    }
+
+    /// `BodyFile.open`; on failure the reason goes into the error buffer, which the result's message is read from.
+    private func openBodyFile(_ path: String) -> Int32? {
+        switch BodyFile.open(path) {
+        case .success(let fd): return fd
+        case .failure(let error):
+            let message = Array(error.description.utf8.prefix(Int(CURL_ERROR_SIZE) - 1)) + [0]
+            message.withUnsafeBufferPointer { UnsafeMutableRawPointer(errorBuffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            return nil
+        }
     }
 
     /// Fills libcurl's upload buffer from the body file: at most `capacity` bytes; 0 at the end;

@@ -7,8 +7,8 @@ public struct RunConfiguration: Sendable {
     public var environment: Environment?
     /// `--var NAME=VALUE` values.
     public var overrides: [String: String]
-    /// Read only through `{{process.env.NAME}}`.
-    public var processEnvironment: [String: String]
+    /// Read only through `{{process.env.NAME}}`, only the names it allows (`--allow-env NAME`).
+    public var processEnvironment: ProcessEnvironment
     public var options: ExecutorOptions
     /// `--show-secrets`: record and show secrets as they are.
     public var showSecrets: Bool
@@ -25,7 +25,7 @@ public struct RunConfiguration: Sendable {
     public var parallel: Int
 
     public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
-                processEnvironment: [String: String] = [:], options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,
+                processEnvironment: ProcessEnvironment = .empty, options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,
                 redirects: RedirectPolicy = RedirectPolicy(), retries: Int = 0, delayMilliseconds: Int = 0, bail: Bool = false,
                 parallel: Int = 1) {
         self.parallel = max(1, parallel)

@@ -27,9 +27,12 @@ public struct JSONParser: ~Copyable {
     /// The decoded bytes of a string with escapes, reused from string to string.
     private var unescaped: [UInt8] = []
 
-    /// Parses one JSON text (a single value with optional surrounding white space).
+    /// Parses one JSON text (a single value with optional surrounding white space), in UTF-8, or in UTF-16
+    /// with a byte order mark (`UTF16Text`).
     /// - Throws: `JSONSyntaxError` naming line and column of the first problem.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+        let order = UTF16Text.byteOrder(bytes)
+        if order.isUTF16 { return try parse(try UTF16Text.utf8(bytes, littleEndian: order.littleEndian)) }
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
             var parser = JSONParser(bytes: buffer)
             do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }

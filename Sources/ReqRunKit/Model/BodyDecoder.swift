@@ -1,12 +1,13 @@
 import Foundation
 
 /// Reads a request's content: at most one of `body` (string or JSON), `form`, `multipart`, `bodyFile`,
-/// `graphql`. File paths resolve against the collection file's folder and must exist when the collection
-/// loads (so a typo is an input error, not a failed request).
+/// `graphql`. File paths resolve against the collection file's folder and, when the collection loads, must
+/// lie inside the file roots (`FileRoots`), exist (so a typo is an input error, not a failed request) and be
+/// regular files (`BodyFile`).
 enum BodyDecoder {
     static let keys: FieldNames = ["body", "form", "multipart", "bodyFile", "graphql"]
 
-    static func decode(_ reader: FieldReader, base: String) throws(InputError) -> RequestBody? {
+    static func decode(_ reader: FieldReader, base: FileScope) throws(InputError) -> RequestBody? {
         let present = reader.present(keys)
         guard present.count <= 1 else {
             throw reader.error(reader.optional(.named(present[1]))!, reader.childPath(present[1]),
@@ -60,12 +61,10 @@ enum BodyDecoder {
         }
     }
 
-    private static func existingFile(_ file: String, base: String, _ reader: FieldReader, _ node: JSONNode, _ path: String) throws(InputError) -> String {
-        let url = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw reader.error(node, path, "no such file: \(url.path)")
+    private static func existingFile(_ file: String, base: FileScope, _ reader: FieldReader, _ node: JSONNode, _ path: String) throws(InputError) -> String {
+        switch base.bodyFile(file, mustExist: true) {
+        case .success(let resolved): return resolved
+        case .failure(let refusal): throw reader.error(node, path, refusal.reason)
         }
-        return url.path
     }
 }

@@ -14,11 +14,13 @@ public enum CollectionDecoder {
     ///   - bytes: the file's content (UTF-8 JSON).
     ///   - file: the file's name as messages should show it (e.g. `collections/sample.json`).
     ///   - fileName: the last path component, which goes into derived group ids (`GroupID.derived`).
-    /// - Throws: `InputError` for invalid JSON (with line and column) or a missing, unknown or wrongly typed field.
-    ///   - baseDirectory: the collection file's folder (absolute); relative file paths in bodies resolve
-    ///     against it. Defaults to the current folder.
+    ///   - files: the collection file's folder (absolute), which relative file paths in bodies resolve against,
+    ///     and the folders they may reach (`FileRoots`; a file elsewhere is an error). Defaults to the current
+    ///     folder and no root at all: a collection decoded without a workspace may read no file.
+    /// - Throws: `InputError` for invalid JSON (with line and column), a missing, unknown or wrongly typed
+    ///   field, or a body file outside the roots.
     public static func decode(_ bytes: [UInt8], file: String, fileName: String,
-                              baseDirectory: String = FileManager.default.currentDirectoryPath) throws(InputError) -> RequestCollection {
+                              files: FileScope = FileScope(base: FileManager.default.currentDirectoryPath, roots: .none)) throws(InputError) -> RequestCollection {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -27,9 +29,9 @@ public enum CollectionDecoder {
         }
         let collection: RequestCollection
         if let version = PostmanFormat.collectionVersion(root) {
-            collection = try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, baseDirectory: baseDirectory)
+            collection = try PostmanDecoder.decode(root, version: version, file: file, fileName: fileName, files: files)
         } else {
-            collection = try decodeNative(root, file: file, fileName: fileName, baseDirectory: baseDirectory,
+            collection = try decodeNative(root, file: file, fileName: fileName, baseDirectory: files,
                                           concurrently: bytes.count >= concurrentDecodingSize)
         }
         // The collection shares its strings with the tree but none of its arrays: the rest can go.
@@ -43,7 +45,7 @@ public enum CollectionDecoder {
 
     /// Decodes reqrun's own format from the parsed file.
     private static func decodeNative(_ root: JSONNode, file: String, fileName: String,
-                                     baseDirectory: String, concurrently: Bool) throws(InputError) -> RequestCollection {
+                                     baseDirectory: FileScope, concurrently: Bool) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
         try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])
         let name = try reader.requiredString("name")
@@ -59,7 +61,7 @@ public enum CollectionDecoder {
     /// first error in file order is the one thrown, as when decoding in order. (Decoding was half of
     /// `list --all --json` on 100,000 requests, and a machine has a second core.)
     private static func decodeTopGroups(_ elements: FieldElements, concurrently: Bool, file: String, fileName: String,
-                                        base: String) throws(InputError) -> [RequestGroup] {
+                                        base: FileScope) throws(InputError) -> [RequestGroup] {
         let count = elements.items.count
         @Sendable func decode(_ range: Range<Int>) -> Result<[RequestGroup], InputError> {
             var groups: [RequestGroup] = []
@@ -105,7 +107,7 @@ public enum CollectionDecoder {
     private static let groupKeys: FieldNames = ["id", "name", "description", "variables", "auth", "requests", "groups"]
 
     private static func decodeGroup(_ node: JSONNode, path: FieldPath, parents: [String], file: String,
-                                    fileName: String, base: String) throws(InputError) -> RequestGroup {
+                                    fileName: String, base: FileScope) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(groupKeys)
         guard parents.count < maximumGroupDepth else {
@@ -149,7 +151,7 @@ public enum CollectionDecoder {
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
                                       "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects"]
 
-    private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: String) throws(InputError) -> Request {
+    private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(requestKeys)
         let url = try reader.requiredString("url")

@@ -13,8 +13,9 @@ import Foundation
 ///   `html` → `text/html`, `text` → `text/plain`), as the Postman app sets it; else reqrun's default for text.
 /// - `urlencoded` → a form; `formdata` → multipart, a text part per text entry and a part per file of `src`
 ///   (a file entry without `src` is left out); `file` → the file's bytes. File paths resolve against the
-///   collection file's folder and are not checked when loading (exports often refer to files that are not
-///   shipped); a missing file fails that request when it is sent.
+///   collection file's folder and must lie inside the file roots (`FileRoots`, checked when loading, as for
+///   the native format); a missing one is accepted (exports often refer to files that are not shipped) and
+///   fails that request when it is sent.
 /// - `graphql` → a GraphQL JSON body; `variables` must be a JSON object (empty means none), else they are
 ///   left out with a warning.
 /// - A disabled body, an unknown mode or a mode without its data → no body (an unknown mode warns).
@@ -23,7 +24,7 @@ enum PostmanBody {
                                 "html": "text/html", "text": "text/plain"]
 
     /// The content and, for raw text with a language, the Content-Type to add when no header field names one.
-    static func decode(_ request: FieldReader, base: String, warnings: inout PostmanWarnings) throws(InputError) -> (RequestBody?, String?) {
+    static func decode(_ request: FieldReader, base: FileScope, warnings: inout PostmanWarnings) throws(InputError) -> (RequestBody?, String?) {
         guard let node = request.optional("body") else { return (nil, nil) }
         if case .string(let text) = node.value { return (text.isEmpty ? nil : .text(text), nil) }
         let body = try FieldReader(file: request.file, node: node, path: request.childPath("body"))
@@ -51,8 +52,9 @@ enum PostmanBody {
                 guard let name = entry.key else { continue }
                 let contentType = entry.reader.postmanText("contentType").flatMap { $0.isEmpty ? nil : $0 }
                 if entry.reader.postmanText("type") == "file" {
-                    for src in try sources(entry.reader) {
-                        parts.append(MultipartPart(name: name, content: .file(path: resolve(src, base)), contentType: contentType))
+                    for (src, node, path) in try sources(entry.reader) {
+                        parts.append(MultipartPart(name: name, content: .file(path: try resolve(src, base, entry.reader, node, path)),
+                                                   contentType: contentType))
                     }
                 } else {
                     parts.append(MultipartPart(name: name, content: .text(entry.value ?? ""), contentType: contentType))
@@ -62,8 +64,8 @@ enum PostmanBody {
         case "file":
             guard let fileNode = body.optional("file"), case .object = fileNode.value else { return (nil, nil) }
             let file = try FieldReader(file: body.file, node: fileNode, path: body.childPath("file"))
-            guard let src = try sources(file).first else { return (nil, nil) }
-            return (.file(path: resolve(src, base)), nil)
+            guard let (src, node, path) = try sources(file).first else { return (nil, nil) }
+            return (.file(path: try resolve(src, base, file, node, path)), nil)
         case "graphql":
             guard let graphNode = body.optional("graphql"), case .object = graphNode.value else { return (nil, nil) }
             let graphql = try FieldReader(file: body.file, node: graphNode, path: body.childPath("graphql"))
@@ -87,17 +89,23 @@ enum PostmanBody {
         }
     }
 
-    /// `src` as a list of paths: a string, or an array of strings (several files in one field); empty ones dropped.
-    private static func sources(_ reader: FieldReader) throws(InputError) -> [String] {
+    /// `src` as a list of paths: a string, or an array of strings (several files in one field); empty ones
+    /// dropped. Each with its node and field path, for messages.
+    private static func sources(_ reader: FieldReader) throws(InputError) -> [(String, JSONNode, String)] {
         guard let node = reader.optional("src") else { return [] }
+        let path = reader.childPath("src")
         switch node.value {
-        case .string(let text): return text.isEmpty ? [] : [text]
-        case .array(let items): return items.map(PostmanFields.text).filter { !$0.isEmpty }
-        default: throw reader.error(node, reader.childPath("src"), "expected a file path or a list of them, found \(node.kindDescription)")
+        case .string(let text): return text.isEmpty ? [] : [(text, node, path)]
+        case .array(let items):
+            return items.enumerated().map { (PostmanFields.text($1), $1, "\(path)[\($0)]") }.filter { !$0.0.isEmpty }
+        default: throw reader.error(node, path, "expected a file path or a list of them, found \(node.kindDescription)")
         }
     }
 
-    private static func resolve(_ path: String, _ base: String) -> String {
-        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: base, isDirectory: true)).standardizedFileURL.path
+    private static func resolve(_ src: String, _ base: FileScope, _ reader: FieldReader, _ node: JSONNode, _ path: String) throws(InputError) -> String {
+        switch base.bodyFile(src, mustExist: false) {
+        case .success(let resolved): return resolved
+        case .failure(let refusal): throw reader.error(node, path, refusal.reason)
+        }
     }
 }

@@ -25,12 +25,12 @@ import Foundation
 public enum PostmanDecoder {
     /// Decodes a collection already parsed. `PostmanFormat.collectionVersion(root)` must not be nil.
     static func decode(_ root: JSONNode, version: PostmanFormat.Version, file: String, fileName: String,
-                       baseDirectory: String) throws(InputError) -> RequestCollection {
+                       files: FileScope) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
         if version == .v1 {
             throw reader.error(root, "", "this is a Postman Collection v1 file, which reqrun does not read; export it from Postman as v2.1")
         }
-        var context = Context(file: file, fileName: fileName, base: baseDirectory)
+        var context = Context(file: file, fileName: fileName, base: files)
         var name = try reader.optionalString("name")
         var id = try reader.optionalString("id")
         if let infoNode = reader.optional("info") {
@@ -85,10 +85,10 @@ public enum PostmanDecoder {
     private struct Context {
         let file: String
         let fileName: String
-        let base: String
+        let base: FileScope
         var warnings = PostmanWarnings()
 
-        init(file: String, fileName: String, base: String) {
+        init(file: String, fileName: String, base: FileScope) {
             self.file = file
             self.fileName = fileName
             self.base = base

@@ -79,6 +79,9 @@ public struct RunStore: Sendable {
             guard let newest = all.first else { throw RunStoreError.noRuns }
             id = newest
         }
+        if let size = folder.size("\(id).json"), let reason = FileSizeBound.runRecord.refusal(size: size) {
+            throw RunStoreError.tooLarge(".reqrun/runs/\(id).json", reason)
+        }
         guard let bytes = try folder.read("\(id).json") else { throw RunStoreError.unknownRun(id) }
         let data = Data(bytes)
         do {
@@ -134,12 +137,15 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRun(String)
     case ambiguousRun(String, [String])
     case unreadable(String, String)
+    /// The record is larger than `FileSizeBound.runRecord` (file, reason).
+    case tooLarge(String, String)
 
     public var description: String {
         switch self {
         case .noRuns: return "no runs recorded yet in this workspace (reqrun run … records one)"
         case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
         case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
+        case .tooLarge(let file, let reason): return "\(file): \(reason)"
         case .unreadable(let file, let reason):
             // A syntax error starts with "line:column:", which goes right after the file name.
             if let colon = reason.firstIndex(of: ":"), reason[..<colon].allSatisfy(\.isNumber), !reason[..<colon].isEmpty {

@@ -85,6 +85,8 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     /// writes the parts with a boundary of its own and appends it, so the request would carry two
     /// `boundary=` parameters and a server could split the content at the wrong one (RFC 2046 §5.1.1).
     case multipartBoundary(field: String)
+    /// `{{process.env.NAME}}` with a name `ProcessEnvironment` does not let collections read.
+    case environmentVariableNotAllowed(name: String, field: String)
 
     /// Skips do not fail a run; the other cases do.
     public var isSkip: Bool {
@@ -110,6 +112,9 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
         case .multipartBoundary(let field):
             return "\(field) sets a multipart boundary, but reqrun chooses the boundary of a multipart body itself: "
                 + "remove the 'boundary=' parameter (or the whole Content-Type field)"
+        case .environmentVariableNotAllowed(let name, let field):
+            return "process.env.\(name) in \(field) is not readable: collections may read only \(ProcessEnvironment.prefix)* variables "
+                + "and those allowed with --allow-env \(name)"
         }
     }
 }

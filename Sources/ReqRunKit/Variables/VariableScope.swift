@@ -36,16 +36,16 @@ public struct VariableLayer: Sendable, Equatable {
 ///   (a lower-case version 4 UUID), `{{$timestamp}}` (Unix time in seconds), `{{$isoTimestamp}}` (ISO 8601
 ///   UTC with milliseconds), `{{$randomInt}}` (an integer from 0 to 1000);
 /// - process environment variables, only through the explicit `{{process.env.NAME}}` (Bruno's syntax):
-///   never implicitly.
+///   never implicitly, and only the names `ProcessEnvironment` allows; their values are secrets.
 public struct VariableScope: Sendable {
     /// How many levels of references inside values are followed.
     public static let maximumDepth = 10
 
     public var layers: [VariableLayer]
     /// The process environment, read only through `{{process.env.NAME}}`.
-    public var processEnvironment: [String: String]
+    public var processEnvironment: ProcessEnvironment
 
-    public init(layers: [VariableLayer], processEnvironment: [String: String] = [:]) {
+    public init(layers: [VariableLayer], processEnvironment: ProcessEnvironment = .empty) {
         self.layers = layers
         self.processEnvironment = processEnvironment
     }
@@ -61,7 +61,8 @@ public struct VariableScope: Sendable {
         return nil
     }
 
-    /// Resolved values of every variable marked secret in any layer (empty values left out), for masking.
+    /// Resolved values of every variable marked secret in any layer, and the values of the process
+    /// environment (empty values left out), for masking.
     public func secretValues() -> [String] {
         var names = Set<String>()
         for layer in layers { names.formUnion(layer.secretNames) }
@@ -69,7 +70,7 @@ public struct VariableScope: Sendable {
             guard let (value, isLiteral) = lookup(name) else { return nil }
             let resolved = isLiteral ? value : ((try? resolve(value, field: name)) ?? value)
             return resolved.isEmpty ? nil : resolved
-        }
+        } + processEnvironment.secrets
     }
 
     /// Replaces every reference in `template`.
@@ -94,7 +95,8 @@ public struct VariableScope: Sendable {
                     output += dynamic
                 } else if name.hasPrefix("process.env.") {
                     let key = String(name.dropFirst("process.env.".count))
-                    if let value = processEnvironment[key] { output += value } else if !missing.contains(name) { missing.append(name) }
+                    guard processEnvironment.isReadable(key) else { throw .environmentVariableNotAllowed(name: key, field: field) }
+                    if let value = processEnvironment.values[key] { output += value } else if !missing.contains(name) { missing.append(name) }
                 } else if let start = chain.firstIndex(of: name) {
                     throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
                 } else if chain.count >= Self.maximumDepth {

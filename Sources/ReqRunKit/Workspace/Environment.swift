@@ -78,14 +78,17 @@ extension Workspace {
 
     /// Loads `environments/NAME.json`, or the file at `nameOrPath` when it names a file (it contains `/` or
     /// ends in `.json`; relative to `base`).
-    /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read or decoded.
+    /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read (or is larger
+    ///   than `FileSizeBound.environment`) or decoded.
     public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL) throws(InputError) -> Environment {
         let isPath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
         let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
                          : environmentsDirectory.appendingPathComponent("\(nameOrPath).json")
         let display = displayPath(url)
         // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not.
-        guard let bytes = FileBytes.read(atPath: url.path) else {
+        let read = FileBytes.read(atPath: url.path, bound: .environment)
+        if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+        guard case .success(let bytes) = read else {
             if !isPath {
                 var reason = "no such environment"
                 let known = environmentNames()

@@ -78,6 +78,13 @@ public final class PrivateDirectory {
         }
     }
 
+    /// The size in bytes of the regular file `name` (a link is not followed), nil when there is none.
+    public func size(_ name: String) -> Int? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The bytes of the regular file `name`, nil when it is missing.
     /// - Throws: `FileError` when it is a link or not a regular file (a folder says "Is a directory"), or
     ///   cannot be read.

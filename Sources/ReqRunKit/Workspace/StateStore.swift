@@ -123,6 +123,7 @@ public final class StateStore {
     /// - Throws: `FileError` when it is a symbolic link or cannot be read.
     private static func readValues(_ folder: PrivateDirectory) throws(FileError) -> Content {
         if folder.entry(fileName) == .folder { return .unreadable("it is a folder, not a file") }
+        if let size = folder.size(fileName), let refusal = FileSizeBound.state.refusal(size: size) { return .unreadable("it " + refusal) }
         guard let bytes = try folder.read(fileName) else { return .values([:]) }
         switch parse(bytes) {
         case .success(let values): return .values(values)

@@ -43,11 +43,19 @@ public struct Workspace: Sendable {
             .map { collectionsDirectory.appendingPathComponent($0) }
     }
 
+    /// The folders collections may read files from: the workspace, then `allowing` (`--file-root DIR`).
+    public func fileRoots(allowing extra: [String] = []) -> FileRoots {
+        FileRoots([root.path] + extra)
+    }
+
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
-    /// across all of them.
-    /// - Throws: `InputError` (unreadable file, invalid JSON, bad field, one group id used twice — naming both
-    ///   places), or `WorkspaceError` when there is no `collections/` folder.
-    public func loadCollections(files: [URL]? = nil) throws -> [RequestCollection] {
+    /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
+    /// (`--file-root DIR`; see `FileRoots`).
+    /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
+    ///   field, a body file outside the roots, one
+    ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
+    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> [RequestCollection] {
+        let roots = fileRoots(allowing: extraRoots)
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
         for url in try files ?? collectionFiles() where !urls.contains(where: { $0.standardizedFileURL.path == url.standardizedFileURL.path }) {
@@ -58,15 +66,18 @@ public struct Workspace: Sendable {
             let display = displayPath(url)
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard exists, !isDirectory.boolValue, let bytes = FileBytes.read(atPath: url.path) else {
+            let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection) : .failure(.unreadable)
+            if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+            guard case .success(let bytes) = read else {
                 let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
                 let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")
                     : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
                 throw InputError(file: display, location: nil, reason: reason)
             }
+            // Relative body files sit beside the real file, also behind a symlink.
+            let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
             collections.append(try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent,
-                                                            // Relative body files sit beside the real file, also behind a symlink.
-                                                            baseDirectory: url.resolvingSymlinksInPath().deletingLastPathComponent().path))
+                                                            files: FileScope(base: base, roots: roots)))
         }
         try GroupIndex.checkUniqueIDs(collections)
         return collections
@@ -84,16 +95,16 @@ public struct Workspace: Sendable {
 public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(start: String)
     case noCollections(folder: String)
-    /// `--workspace DIR` names no folder.
-    case noSuchFolder(String)
+    /// `--workspace DIR` (or `--file-root DIR`) names no folder.
+    case noSuchFolder(option: String, String)
 
     public var description: String {
         switch self {
         case .notFound(let start):
             return "no workspace found at or above \(start) (a workspace is a folder with collections/ or .reqrun/; "
                 + "use --workspace DIR)"
-        case .noSuchFolder(let path):
-            return "--workspace \(path): no such folder"
+        case .noSuchFolder(let option, let path):
+            return "\(option) \(path): no such folder"
         case .noCollections(let folder):
             return "\(folder)/ does not exist or cannot be read"
         }

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// What a shared collection may read, tried as an attacker would: files outside the workspace, the user's
+/// environment variables, body files that block. Checked on the wire by the local httpbin.
+@Suite struct SafeReadsEndToEndTests {
+    private func record(_ dir: TemporaryDirectory) throws -> RunRecord {
+        try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+    }
+
+    @Test func collectionsReadNoFileOutsideTheWorkspaceUnlessAllowed() throws {
+        let dir = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let secret = try outside.write("id_rsa", "PRIVATE KEY").path
+        let base = try TestServers.httpbin()
+        let text = #"{"name": "T", "groups": [{"name": "g", "requests": [{"name": "up", "method": "PUT", "url": "\#(base)/anything", "bodyFile": "\#(secret)"}]}]}"#
+        try dir.write("collections/t.json", text)
+        let column = try #require(text.range(of: "\"\(secret)\"")).lowerBound.utf16Offset(in: text) + 1
+        let expected = "error: collections/t.json:1:\(column): groups[0].requests[0].bodyFile: '\(secret)' is outside the workspace: "
+            + "files may be read only inside \(dir.path); allow its folder with --file-root DIR\n"
+        // Every command that loads the collection says so, before anything is sent or saved.
+        for arguments in [["run", "--all"], ["run", "--all", "--dry-run"], ["list"], ["show", "--curl", "#0"], ["expand", "g"]] {
+            let output = try ReqRunBinary.run(arguments, in: dir.url)
+            #expect(output.status == 2, "\(arguments): \(output.stdout)")
+            #expect(output.stderr == expected, "\(arguments)")
+        }
+        #expect(!dir.exists(".reqrun"))
+        // A Postman collection to import is held to the same rule.
+        try outside.write("p.json", #"{"info": {"name": "P", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "r", "request": {"method": "POST", "url": "x", "body": {"mode": "file", "file": {"src": "id_rsa"}}}}]}"#)
+        let imported = try ReqRunBinary.run(["import", outside.url.appendingPathComponent("p.json").path], in: dir.url)
+        #expect(imported.status == 2 && imported.stderr.contains("item[0].request.body.file.src: 'id_rsa' (\(secret)) is outside the workspace"))
+        #expect(!dir.exists("collections/p.json"))
+        // The user allows the folder: the file is sent.
+        let allowed = try ReqRunBinary.run(["run", "--all", "--file-root", outside.path], in: dir.url)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try record(dir).results[0].response?.body.data.contains("PRIVATE KEY") == true)
+        let missing = try ReqRunBinary.run(["list", "--file-root", "no-such-folder"], in: dir.url)
+        #expect(missing.status == 2 && missing.stderr == "error: --file-root no-such-folder: no such folder\n")
+    }
+
+    @Test func processEnvironmentIsReadOnlyForAllowedNamesAndMasked() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        try dir.write("collections/t.json", """
+            {"name": "T", "groups": [{"name": "g", "requests": [
+              {"name": "prefixed", "url": "\(base)/headers", "headers": {"X-Token": "{{process.env.REQRUN_SAFE_READS_TOKEN}}"}},
+              {"name": "other", "url": "\(base)/headers", "headers": {"X-Other": "{{process.env.SAFE_READS_OTHER}}"}}
+            ]}]}
+            """)
+        let environment = ["REQRUN_SAFE_READS_TOKEN": "tok-1234567", "SAFE_READS_OTHER": "aws-secret-987"]
+        let refused = try ReqRunBinary.run(["run", "--all"], in: dir.url, environment: environment)
+        #expect(refused.status == 3)
+        let first = try record(dir)
+        #expect(first.results[1].error?.message == "process.env.SAFE_READS_OTHER in headers[0].value is not readable: "
+                + "collections may read only REQRUN_* variables and those allowed with --allow-env SAFE_READS_OTHER")
+        #expect(first.results[0].request?.headers.first { $0.name == "X-Token" }?.value == "****")
+        let allowed = try ReqRunBinary.run(["run", "--all", "--allow-env", "SAFE_READS_OTHER"], in: dir.url, environment: environment)
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        let second = try record(dir)
+        #expect(second.results[1].request?.headers.first { $0.name == "X-Other" }?.value == "****")
+        // Masked in the record's request and in the response that echoes it, in every record.
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path) {
+            let bytes = try String(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(file)"), encoding: .utf8)
+            #expect(!bytes.contains("tok-1234567") && !bytes.contains("aws-secret-987"))
+        }
+        // show --curl and --dry-run apply the same rule and mask the same values.
+        let curl = try ReqRunBinary.run(["show", "--curl", "other", "--allow-env", "SAFE_READS_OTHER"], in: dir.url, environment: environment)
+        #expect(curl.status == 0 && curl.stdout.contains("X-Other: ****") && !curl.stdout.contains("aws-secret-987"))
+        let refusedCurl = try ReqRunBinary.run(["show", "--curl", "other"], in: dir.url, environment: environment)
+        #expect(refusedCurl.status == 3 && refusedCurl.stderr.contains("--allow-env SAFE_READS_OTHER"))
+        let dry = try ReqRunBinary.run(["run", "--all", "--dry-run", "--allow-env", "SAFE_READS_OTHER"], in: dir.url, environment: environment)
+        #expect(dry.status == 0 && !dry.stdout.contains("tok-1234567") && !dry.stdout.contains("aws-secret-987"))
+        let dryRefused = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url, environment: environment)
+        #expect(dryRefused.status == 3 && dryRefused.stdout.contains("--allow-env SAFE_READS_OTHER"))
+    }
+
+    @Test func aCookieJarAboveItsBoundIsRefusedBeforeAnythingIsSent() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/t.json", #"{"name": "T", "groups": [{"name": "g", "requests": [{"url": "\#(try TestServers.httpbin())/get"}]}]}"#)
+        let jar = try dir.write("jar.txt", "# Netscape HTTP Cookie File\n")
+        let handle = try FileHandle(forWritingTo: jar)
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.close()
+        let output = try ReqRunBinary.run(["run", "--all", "--cookie-jar", "jar.txt"], in: dir.url)
+        #expect(output.status == 2)
+        #expect(output.stderr == "error: jar.txt: is 17 MiB (17825792 bytes), more than a cookie jar may have (16 MiB)\n")
+        #expect(!dir.exists(".reqrun"))
+    }
+
+    @Test func aBodyFileReplacedByAFIFOFailsInsteadOfHanging() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        let data = try dir.write("collections/data.bin", "payload").path
+        try dir.write("collections/t.json", """
+            {"name": "T", "groups": [{"name": "g", "requests": [
+              {"name": "slow", "url": "\(base)/delay/1"},
+              {"name": "up", "method": "PUT", "url": "\(base)/anything", "bodyFile": "data.bin"}
+            ]}]}
+            """)
+        let running = try ReqRunBinary.start(["run", "--all", "--timeout", "5"], in: dir.url)
+        // Loaded by now (the collection is tiny); the first request takes a second: replace the file meanwhile.
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.removeItem(atPath: data)
+        #expect(mkfifo(data, 0o600) == 0)
+        let finished = DispatchSemaphore(value: 0)
+        let output = ReqRunOutputBox()
+        DispatchQueue.global().async { output.value = running.finish(); finished.signal() }
+        if finished.wait(timeout: .now() + 15) == .timedOut {
+            running.send(signal: SIGKILL)
+            finished.wait()
+            Issue.record("reqrun hung on a FIFO body file")
+            return
+        }
+        #expect(output.value?.status == 3)
+        let result = try record(dir).results[1]
+        #expect(result.error?.message == "\(data): is a FIFO (named pipe), not a regular file; only regular files can be sent as content")
+    }
+}
+
+/// The output of a process finished on another thread.
+private final class ReqRunOutputBox: @unchecked Sendable {
+    var value: ReqRunBinary.Output?
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ReqRunKit
+
+/// Collections and environments saved as UTF-16 with a byte order mark (what PowerShell writes) or as UTF-8
+/// with one load like plain UTF-8; errors point into the text as read.
+@Suite struct TextEncodingTests {
+    private func utf16(_ text: String, littleEndian: Bool) -> Data {
+        var bytes: [UInt8] = littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        for unit in text.utf16 { bytes += littleEndian ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        return Data(bytes)
+    }
+
+    @Test func utf16AndUTF8WithAByteOrderMarkLoad() throws {
+        let dir = try TemporaryDirectory()
+        let collection = #"{"name": "Ünïcode 😀", "groups": [{"name": "g", "requests": [{"url": "http://h/{{a}}"}]}]}"#
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("collections"), withIntermediateDirectories: true)
+        try utf16(collection, littleEndian: true).write(to: dir.url.appendingPathComponent("collections/le.json"))
+        try utf16(collection.replacingOccurrences(of: "\"g\"", with: "\"h\""), littleEndian: false)
+            .write(to: dir.url.appendingPathComponent("collections/be.json"))
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(collection.replacingOccurrences(of: "\"g\"", with: "\"i\"").utf8))
+            .write(to: dir.url.appendingPathComponent("collections/u8.json"))
+        let loaded = try Workspace(root: dir.url).loadCollections()
+        #expect(loaded.map(\.name) == ["Ünïcode 😀", "Ünïcode 😀", "Ünïcode 😀"])
+        #expect(loaded.map { $0.groups[0].name } == ["h", "g", "i"])
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        try utf16(#"{"a": "x", "b": {"value": "é", "secret": true}}"#, littleEndian: true)
+            .write(to: dir.url.appendingPathComponent("environments/ps.json"))
+        let environment = try Workspace(root: dir.url).loadEnvironment("ps", relativeTo: dir.url)
+        #expect(environment.variables == [Variable(name: "a", value: "x"), Variable(name: "b", value: "é")])
+    }
+
+    @Test func errorsCountLinesAndColumnsInTheDecodedText() throws {
+        // Line 2 of the decoded text, after two spaces: column 3.
+        for littleEndian in [true, false] {
+            let error = try #require(throws: JSONSyntaxError.self) {
+                try JSONParser.parse(Array(utf16("{\n  é: 1}", littleEndian: littleEndian)))
+            }
+            #expect(error.location == SourceLocation(line: 2, column: 3))
+        }
+        let late = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(utf16("{\"a\": 1,\n \"é\" 2}", littleEndian: true))) }
+        // ` "é" 2}`: é takes two UTF-8 bytes, so the '2' where ':' should be is at column 7.
+        #expect(late.location == SourceLocation(line: 2, column: 7))
+        var lone = Array(utf16("[\"", littleEndian: true))
+        lone += [0x00, 0xD8, 0x22, 0x00, 0x5D, 0x00]  // an unpaired high surrogate
+        let surrogate = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(lone) }
+        #expect(surrogate.location == SourceLocation(line: 1, column: 3) && surrogate.reason.hasPrefix("invalid UTF-16: an unpaired surrogate"))
+        let odd = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse([0xFF, 0xFE, 0x5B, 0x00, 0x5D]) }
+        #expect(odd.reason == "invalid UTF-16: the file ends in the middle of a character")
+    }
+}
