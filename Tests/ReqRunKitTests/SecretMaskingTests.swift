@@ -86,7 +86,7 @@ import Testing
         var captured = VariableLayer.captures()
         captured.values = ["echo": "{{password}}-{{process.env.HOME}}"]
         let scope = VariableScope(layers: [VariableLayer(source: "env", values: ["password": "hunter22", "a": "<{{echo}}>"]), captured],
-                                  processEnvironment: ["HOME": "/root"])
+                                  processEnvironment: ProcessEnvironment(["HOME": "/root"], allowing: ["HOME"]))
         #expect(try scope.resolve("x={{echo}}", field: "url") == "x={{password}}-{{process.env.HOME}}")
         // Through a variable of a file layer that refers to the capture, too.
         #expect(try scope.resolve("{{a}}", field: "url") == "<{{password}}-{{process.env.HOME}}>")
