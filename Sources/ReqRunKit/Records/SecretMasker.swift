@@ -94,8 +94,12 @@ public struct SecretMasker: Sendable {
         // Nothing to do (the common case) costs a scan, not a copy.
         guard enabled, !values.isEmpty || headers.contains(where: { $0.hasName(in: Self.sensitiveHeaderNames) }) else { return headers }
         return headers.map { field in
-            HeaderField(name: field.name,
-                        value: field.hasName(in: Self.sensitiveHeaderNames) ? Self.mask : mask(field.value))
+            // The bytes of a value that is not UTF-8 (`valueBase64`) are masked like a base64 body's; a
+            // credential field keeps none.
+            guard !field.hasName(in: Self.sensitiveHeaderNames) else { return HeaderField(name: field.name, value: Self.mask) }
+            return HeaderField(name: field.name, value: mask(field.value),
+                               valueBase64: field.valueBase64.flatMap { Data(base64Encoded: $0) }
+                                   .map { Data(mask(bytes: Array($0))).base64EncodedString() })
         }
     }
 
