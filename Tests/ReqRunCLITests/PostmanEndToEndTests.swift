@@ -82,7 +82,9 @@ import TestSupport
         let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
         let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(try #require(runs.first))").utf8))
         #expect(record.results[0].url.hasSuffix("/anything/items/7?full=true"))
-        #expect(record.results[0].expectations.map(\.description) == ["status is 200"])
+        // The test script runs (not its translation into a status expectation).
+        #expect(record.results[0].expectations.map(\.description) == ["Status code is 200"])
+        #expect(record.results[0].expectations.map(\.kind) == ["script"])
         #expect(record.results[0].request?.headers.contains(HeaderField(name: "Authorization", value: "****")) == true)
         #expect(record.results[1].response?.body.data.contains(#"{\"name\": \"Ada\"}"#) == true)
         #expect(record.results[3].response?.status == 200)

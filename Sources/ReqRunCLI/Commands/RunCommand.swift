@@ -42,6 +42,7 @@ enum RunCommand {
             .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
             .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
             .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
+            .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection,
@@ -151,7 +152,8 @@ enum RunCommand {
         DispatchQueue.global(qos: .utility).async(group: pruning) { runs.prune(keep: historyLimit - 1) }
         Interruption.install()
         let started = Date()
-        let run = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
+        let scripting = try RunScripting.sandbox(for: references, timeout: arguments.value("--script-timeout"), command: command.spec)
+        let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
         let record = run.record

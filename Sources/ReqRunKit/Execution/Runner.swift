@@ -14,15 +14,21 @@ public enum Runner {
     ///   or with `parallel` > 1 on a second thread).
     /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`),
     ///   with its results' JSON already encoded.
+    /// - Parameter scripting: runs the requests' Postman scripts (`Request.eventScripts`); nil: they are not run.
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
+                           scripting: RequestScripting? = nil,
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> CompletedRun {
         let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets,
                                       inBackground: configuration.parallel > 1, onResult: onResult)
-        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline)
+        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting)
         let started = scheduler.runStart
         scheduler.run()
         let captured = scheduler.captured
-        let (results, encoded) = pipeline.finish(lateSecrets: captured.secretNames.compactMap { captured.values[$0] })
+        // Secret variables whose values scripts changed are masked with their new values too.
+        let secretNames = configuration.environment?.layer.secretNames ?? []
+        let scriptSecrets = [scheduler.scriptVariables.globals, scheduler.scriptVariables.environment, scheduler.scriptVariables.local]
+            .flatMap { values in secretNames.compactMap { values[$0] } }
+        let (results, encoded) = pipeline.finish(lateSecrets: captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets)
         let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
@@ -63,7 +69,9 @@ public enum Runner {
     /// credential not yet known as one (and not masked), or miss it by chance.
     static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
-        guard references.contains(where: { !$0.request.captures.isEmpty }) else { return Array(repeating: [], count: references.count) }
+        guard references.contains(where: { !$0.request.captures.isEmpty || !$0.request.eventScripts.isEmpty }) else {
+            return Array(repeating: [], count: references.count)
+        }
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
         var lastCookieCapture: Int?
@@ -72,7 +80,9 @@ public enum Runner {
             let used = reference.referencedVariables(alsoThrough: layerValues)
             var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
             if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
-            if reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
+            // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
+            let hasScripts = !reference.request.eventScripts.isEmpty
+            if hasScripts || reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
@@ -80,6 +90,7 @@ public enum Runner {
                 capturedBy[capture.variable, default: []].append(position)
                 if case .cookie = capture.source { lastCookieCapture = position }
             }
+            if hasScripts { lastCookieCapture = position }
         }
         return result
     }
@@ -104,6 +115,9 @@ private struct Job {
     var startedAt: Date
     var needsBody: Bool
     var policy: RedirectPolicy
+    /// The request as its pre-request scripts left it, and what they did.
+    var request: Request
+    var preRequest = ScriptOutcome()
 }
 
 /// The run loop: starts requests whose dependencies are done, up to `parallel` at a time, and finishes
@@ -133,13 +147,17 @@ private struct Scheduler {
     var lastStart: Date?
     /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
     var fileLayerCache: [UUID: [VariableLayer]] = [:]
+    let scripting: RequestScripting?
+    /// What scripts have set so far.
+    var scriptVariables = ScriptVariables()
 
-    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline) {
+    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?) {
+        self.scripting = scripting
         self.references = references
         self.configuration = configuration
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = references.contains { !$0.request.captures.isEmpty }
+        self.hasCaptures = references.contains { !$0.request.captures.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -218,11 +236,24 @@ private struct Scheduler {
     /// Prepares the request; a request that cannot be prepared is finished at once.
     private mutating func start(_ position: Int) {
         let reference = references[position]
-        let request = reference.request
+        var request = reference.request
         let key = reference.groups.last!.id
         let layers = fileLayerCache[key] ?? Runner.fileLayers(reference)
         fileLayerCache[key] = layers
-        let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
+        var scope = scope(position, fileLayers: layers)
+        var preRequest = ScriptOutcome()
+        let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
+        if let scripting, !preRequestScripts.isEmpty {
+            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
+                                              variables: &scriptVariables)
+            scope = self.scope(position, fileLayers: layers)
+            if let error = preRequest.error {
+                var result = baseResult(position, url: request.url, outcome: .scriptError, error: ResultError(message: error))
+                Self.record(preRequest, in: &result)
+                complete(position, result, secrets: scope.secretValues())
+                return
+            }
+        }
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
@@ -232,13 +263,14 @@ private struct Scheduler {
             var policy = configuration.redirects
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
-            let needsBody = !request.captures.isEmpty || request.expectations.contains {
+            let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true
                 default: return false
                 }
             }
-            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy)
+            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy,
+                                 request: request, preRequest: preRequest)
             if executor == nil {
                 var options = configuration.options
                 options.multiplexWait = configuration.parallel > 1
@@ -337,9 +369,10 @@ private struct Scheduler {
 
     /// The result of a request whose last transfer is `transfer`: expectations checked, captures taken.
     private mutating func finish(_ position: Int, _ job: Job, _ transfer: TransferResult, _ stopReason: String?) -> RequestResult {
-        let request = references[position].request
+        let request = job.request
         let limit = configuration.options.bodyLimit
         var result = baseResult(position, url: job.prepared.url, outcome: .transportError, error: transfer.error)
+        result.method = job.prepared.method
         result.request = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
                                      body: job.current.body?.bytes.map { RecordedBody(prefix: Array($0.prefix(limit)), truncated: $0.count > limit) })
         result.response = transfer.response
@@ -355,7 +388,11 @@ private struct Scheduler {
                                     bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
                                     redirectSetCookies: job.redirectSetCookies)
             result.outcome = .response
-            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
+            let runsScripts = scripting != nil && !request.eventScripts.isEmpty
+            result.expectations = request.expectations.compactMap { spec in
+                // The script's own check runs instead of its translation.
+                runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
+            }
             result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
             for (capture, spec) in zip(result.captures, request.captures) {
                 guard let value = capture.value else { continue }
@@ -363,9 +400,75 @@ private struct Scheduler {
                 // A session cookie is a credential: mask it wherever it shows up later.
                 if case .cookie = spec.source { captured.secretNames.insert(capture.variable) }
             }
+            let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
+            if let scripting, !testScripts.isEmpty {
+                let outcome = scripting.test(testScripts, request: request, response: view, context: scriptContext(position, job.scope),
+                                             variables: &scriptVariables)
+                Self.record(job.preRequest, in: &result)
+                Self.record(outcome, in: &result)
+                if let error = outcome.error {
+                    result.outcome = .scriptError
+                    result.error = ResultError(message: error)
+                }
+            }
+        } else {
+            Self.record(job.preRequest, in: &result)
         }
         result.updateVerdict()
         return result
+    }
+
+    /// The variable layers of the request at `position`, with the values scripts set so far.
+    private func scope(_ position: Int, fileLayers: [VariableLayer]) -> VariableScope {
+        var scope = Runner.scope(fileLayers: scriptLayers(fileLayers: fileLayers, collectionKey: references[position].collectionIndex),
+                                 configuration, captured: captured)
+        guard scripting != nil else { return scope }
+        // Newman's precedence (globals < collection < environment < data < local): the environment's script
+        // values over the environment file, and `pm.variables` over everything.
+        if let environment = scope.layers.firstIndex(where: { $0.source.hasPrefix("environment") }) {
+            scope.layers.insert(VariableLayer(source: "environment (script)", values: scriptVariables.environment, isLiteral: true), at: environment + 1)
+        } else {
+            scope.layers.insert(VariableLayer(source: "environment (script)", values: scriptVariables.environment, isLiteral: true),
+                                at: fileLayers.count + 2)
+        }
+        scope.layers.append(VariableLayer(source: "pm.variables", values: scriptVariables.local, isLiteral: true))
+        return scope
+    }
+
+    /// `fileLayers` with the globals scripts set below them and the collection variables scripts set just
+    /// above the collection's (nothing added without scripting).
+    private func scriptLayers(fileLayers: [VariableLayer], collectionKey: Int) -> [VariableLayer] {
+        guard scripting != nil else { return fileLayers }
+        var layers = fileLayers
+        layers.insert(VariableLayer(source: "collection (script)", values: scriptVariables.collections[collectionKey] ?? [:], isLiteral: true),
+                      at: min(1, layers.count))
+        layers.insert(VariableLayer(source: "globals (script)", values: scriptVariables.globals, isLiteral: true), at: 0)
+        return layers
+    }
+
+    /// What the scripts of the request at `position` see of its variables.
+    private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
+        let reference = references[position]
+        var groupValues: [String: String] = [:]
+        for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
+        var upper = configuration.overrides
+        upper.merge(captured.values) { $1 }
+        return ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
+                             collectionValues: Dictionary(reference.collectionVariables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                             groupValues: groupValues,
+                             environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
+                                                           uniquingKeysWith: { $1 }),
+                             upperValues: upper)
+    }
+
+    /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
+    private static func record(_ outcome: ScriptOutcome, in result: inout RequestResult) {
+        for assertion in outcome.assertions {
+            result.expectations.append(ExpectationResult(description: assertion.name, passed: assertion.passed || assertion.skipped,
+                                                         expected: "", actual: assertion.error ?? "", fieldPath: assertion.place,
+                                                         kind: assertion.skipped ? "script-skipped" : "script"))
+        }
+        if !outcome.console.isEmpty { result.console = (result.console ?? []) + outcome.console }
     }
 
     /// Stores a finished result and the secrets to mask in it; remembers the first failure for `--bail`

@@ -154,6 +154,9 @@ public struct Request: Sendable, Equatable {
     public var captures: [Capture]
     /// Scripts the request had in its source (a Postman collection) that reqrun does not run; nil: none.
     public var scripts: SkippedScripts?
+    /// Every script that runs for this request in Newman's order: the collection's, the folders' (outer to
+    /// inner), then its own; pre-request and test scripts alike (filter by `Script.event`).
+    public var eventScripts: [Script] = []
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
                 headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,

@@ -8,11 +8,15 @@ public struct VariableLayer: Sendable, Equatable {
     public var values: [String: String]
     /// Names whose values are secret (masked in output unless `--show-secrets`).
     public var secretNames: Set<String>
+    /// True for values that are data, used as written: `{{…}}` inside them is not resolved again (values
+    /// scripts set, as DESIGN.md's security model says of values from responses and scripts).
+    public var isLiteral = false
 
-    public init(source: String, values: [String: String], secretNames: Set<String> = []) {
+    public init(source: String, values: [String: String], secretNames: Set<String> = [], isLiteral: Bool = false) {
         self.source = source
         self.values = values
         self.secretNames = secretNames
+        self.isLiteral = isLiteral
     }
 }
 
@@ -42,6 +46,12 @@ public struct VariableScope: Sendable {
     /// The value of `name` from the highest layer that has it.
     public func value(_ name: String) -> String? {
         for layer in layers.reversed() { if let value = layer.values[name] { return value } }
+        return nil
+    }
+
+    /// The value of `name` from the highest layer that has it, and whether that layer's values are literal.
+    private func lookup(_ name: String) -> (String, Bool)? {
+        for layer in layers.reversed() { if let value = layer.values[name] { return (value, layer.isLiteral) } }
         return nil
     }
 
@@ -83,8 +93,8 @@ public struct VariableScope: Sendable {
                     throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
                 } else if chain.count >= Self.maximumDepth {
                     throw .variableDepth(names: chain + [name], field: field)
-                } else if let value = value(name) {
-                    output += try render(value, chain: chain + [name], missing: &missing, field: field)
+                } else if let (value, isLiteral) = lookup(name) {
+                    output += isLiteral ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
                 } else if !missing.contains(name) {
                     missing.append(name)
                 }

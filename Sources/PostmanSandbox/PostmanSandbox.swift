@@ -1,0 +1,164 @@
+import Foundation
+import ReqRunKit
+
+/// Runs Postman pre-request and test scripts with postman-sandbox's API on JavaScriptCore.
+///
+/// One context for the run (`JavaScriptEngine`), with Debian's chai (`libjs-chai`, read from
+/// `chaiPath` at start) and the prelude (`SandboxPrelude`). For each request and event: `__reqrun.begin`
+/// with the request, the response and the variable scopes as JSON; each script in Newman's order
+/// (collection, folders, request), stopping at the first that fails; `__reqrun.end`, whose JSON gives the
+/// assertions, console lines, scopes and request changes back.
+public final class PostmanSandbox: RequestScripting {
+    /// Where Debian's `libjs-chai` installs chai (`dpkg -L libjs-chai`).
+    public static let chaiPath = "/usr/share/javascript/chai/chai.js"
+    /// `--script-timeout`'s default, in seconds.
+    public static let defaultTimeLimit = 5.0
+
+    private let engine: JavaScriptEngine
+    private let begin, enter, leave, end: JavaScriptEngineFunction
+
+    /// Loads JavaScriptCore, chai and the prelude.
+    /// - Parameter timeLimit: seconds each script may run (0: no limit).
+    /// - Throws: `SandboxError.unavailable` when JavaScriptCore or chai cannot be loaded.
+    public init(timeLimit: Double = PostmanSandbox.defaultTimeLimit) throws(SandboxError) {
+        engine = try JavaScriptEngine(timeLimit: timeLimit)
+        guard let chai = FileManager.default.contents(atPath: Self.chaiPath) else {
+            throw .unavailable("cannot read \(Self.chaiPath): scripts need Debian's libjs-chai (chai's expect)")
+        }
+        do {
+            // chai's bundled type-detect looks for `self` or `global` when it loads; the prelude deletes it again.
+            try engine.evaluate("globalThis.global = globalThis;", name: "reqrun-sandbox.js")
+            try engine.evaluate(String(decoding: chai, as: UTF8.self), name: Self.chaiPath)
+            try engine.evaluate(SandboxPrelude.source, name: "reqrun-sandbox.js")
+        } catch {
+            throw .unavailable("the script sandbox did not start: \(error.message)")
+        }
+        guard let begin = engine.globalFunction("__reqrun", "begin"), let enter = engine.globalFunction("__reqrun", "enter"),
+              let leave = engine.globalFunction("__reqrun", "leave"), let end = engine.globalFunction("__reqrun", "end") else {
+            throw .unavailable("the script sandbox did not start: __reqrun is missing")
+        }
+        (self.begin, self.enter, self.leave, self.end) = (.init(begin), .init(enter), .init(leave), .init(end))
+    }
+
+    public func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext,
+                           variables: inout ScriptVariables) -> ScriptOutcome {
+        var changes: [String: Any] = [:]
+        let outcome = run(scripts, event: .prerequest, request: request, response: nil, context: context, variables: &variables,
+                          changes: &changes)
+        if let method = changes["method"] as? String, !method.isEmpty { request.method = method }
+        if let url = changes["url"] as? String { request.url = url }
+        if let headers = changes["headers"] as? [[String: Any]] {
+            request.headers = headers.compactMap { entry in
+                guard let name = entry["key"] as? String, !name.isEmpty else { return nil }
+                return HeaderField(name: name, value: entry["value"] as? String ?? "")
+            }
+        }
+        return outcome
+    }
+
+    public func test(_ scripts: [Script], request: Request, response: ResponseView, context: ScriptContext,
+                     variables: inout ScriptVariables) -> ScriptOutcome {
+        var changes: [String: Any] = [:]
+        return run(scripts, event: .test, request: request, response: response, context: context, variables: &variables, changes: &changes)
+    }
+
+    private func run(_ scripts: [Script], event: Script.Event, request: Request, response: ResponseView?, context: ScriptContext,
+                     variables: inout ScriptVariables, changes: inout [String: Any]) -> ScriptOutcome {
+        let collectionBase = context.collectionValues, environmentBase = context.environmentValues
+        var scopes: [String: Any] = [
+            "globals": variables.globals,
+            "collection": collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 },
+            "environment": environmentBase.merging(variables.environment) { $1 },
+            "local": variables.local,
+            "groups": context.groupValues,
+            "upper": context.upperValues,
+        ]
+        var input: [String: Any] = [
+            // A request's first event starts from a clean global object.
+            "fresh": event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest },
+            "event": event.rawValue,
+            "request": ["name": context.requestName, "id": context.requestID ?? "", "method": request.method, "url": request.url,
+                        "headers": request.headers.map { ["key": $0.name, "value": $0.value] }] as [String: Any],
+        ]
+        if let response {
+            input["response"] = [
+                "code": response.status, "reason": HTTPReason.phrase(response.status),
+                "headers": response.headers.map { ["key": $0.name, "value": $0.value] },
+                "body": response.text, "responseTime": response.totalMicroseconds / 1000, "responseSize": response.bodySize,
+            ] as [String: Any]
+        }
+        input["scopes"] = scopes
+        var outcome = ScriptOutcome()
+        guard case .success = begin.call(engine, [Self.json(input)]) else {
+            outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
+            return outcome
+        }
+        for script in scripts {
+            engine.call(enter.function, arguments: [script.place])
+            let result: Result<String, JavaScriptEngine.Failure>
+            do {
+                result = engine.call(try engine.compile(script.source, name: script.place), arguments: [])
+            } catch {
+                result = .failure(error)
+            }
+            if case .failure(let failure) = result {
+                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit)
+                break
+            }
+            engine.call(leave.function, arguments: [])
+        }
+        guard case .success(let text) = end.call(engine, []),
+              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            outcome.error = outcome.error ?? "the script sandbox failed to finish the \(event.rawValue) scripts"
+            return outcome
+        }
+        for item in object["assertions"] as? [[String: Any]] ?? [] {
+            outcome.assertions.append(ScriptAssertion(name: item["name"] as? String ?? "", passed: item["passed"] as? Bool ?? false,
+                                                      skipped: item["skipped"] as? Bool ?? false, error: item["error"] as? String,
+                                                      place: item["place"] as? String ?? ""))
+        }
+        outcome.console = object["console"] as? [String] ?? []
+        // Only what differs from the files' values is kept: those stay in their own layers.
+        variables.globals = Self.strings(object["globals"])
+        variables.collections[context.collectionKey] = Self.changed(Self.strings(object["collection"]), from: collectionBase)
+        variables.environment = Self.changed(Self.strings(object["environment"]), from: environmentBase)
+        variables.local = Self.strings(object["local"])
+        scopes = [:]
+        for key in ["method", "url", "headers"] where !(object[key] is NSNull) { changes[key] = object[key] }
+        return outcome
+    }
+
+    /// `collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`; the time limit in words.
+    static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double) -> String {
+        if failure.timedOut {
+            return "\(script.place): the script ran for more than \(timeLimit.formatted()) s and was stopped (--script-timeout)"
+        }
+        var position = ""
+        if let line = failure.line { position = failure.column.map { " \(line):\($0)" } ?? " \(line)" }
+        return "\(script.place)\(position): \(failure.message)"
+    }
+
+    private static func strings(_ value: Any?) -> [String: String] {
+        (value as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+    }
+
+    private static func changed(_ values: [String: String], from base: [String: String]) -> [String: String] {
+        values.filter { base[$0.key] != $0.value }
+    }
+
+    private static func json(_ object: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A prelude function looked up once.
+struct JavaScriptEngineFunction {
+    let function: OpaquePointer
+
+    init(_ function: OpaquePointer) { self.function = function }
+
+    func call(_ engine: JavaScriptEngine, _ arguments: [String]) -> Result<String, JavaScriptEngine.Failure> {
+        engine.call(function, arguments: arguments)
+    }
+}

@@ -1,0 +1,390 @@
+/// The JavaScript that builds Postman's sandbox API in the context, evaluated once per run after chai.
+///
+/// It defines one hidden object, `__reqrun`, that the Swift side drives: `begin(json)` before a request's
+/// scripts of one event (the request, the response, the variable scopes), `enter(place)` before each
+/// script, `end()` after them (returns JSON: assertions, console lines, scopes, request changes). Everything
+/// else follows postman-sandbox and chai-postman: `pm.*`, the legacy globals (`tests`, `responseBody`,
+/// `responseCode`, `responseTime`, `responseHeaders`, `environment`, `globals`, `postman.*`) and `console`.
+/// Globals a script adds are deleted at the start of the next request (`begin` with `fresh`), as Newman
+/// gives every request a clean sandbox.
+enum SandboxPrelude {
+    static let source = #"""
+(function (global) {
+  'use strict';
+  var chai = global.chai;
+  delete global.chai;
+  delete global.global;
+  var state = null;
+
+  function text(value) {
+    if (typeof value === 'string') return value;
+    if (value === undefined) return 'undefined';
+    if (value !== null && typeof value === 'object') {
+      try { return JSON.stringify(value); } catch (e) { return String(value); }
+    }
+    return String(value);
+  }
+  function errorText(e) {
+    if (e && typeof e === 'object' && 'message' in e) return (e.name ? e.name + ': ' : '') + e.message;
+    return 'thrown: ' + text(e);
+  }
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+
+  // postman-collection's VariableScope: get/set/unset/has/clear/toObject/replaceIn.
+  function scope(name) {
+    return {
+      get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
+      set: function (key, value) { state.scopes[name][String(key)] = text(value); },
+      unset: function (key) { delete state.scopes[name][key]; },
+      has: function (key) { return own(state.scopes[name], key); },
+      clear: function () { state.scopes[name] = {}; },
+      toObject: function () { return Object.assign({}, state.scopes[name]); },
+      replaceIn: function (template) { return replaceIn(template); }
+    };
+  }
+  // pm.variables: every scope, local highest (Newman: globals < collection < environment < data < local).
+  var order = ['local', 'upper', 'environment', 'groups', 'collection', 'globals'];
+  function lookup(key) {
+    for (var i = 0; i < order.length; i++) {
+      var values = state.scopes[order[i]];
+      if (own(values, key)) return values[key];
+    }
+    return undefined;
+  }
+  function uuid() {
+    return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, function (c) {
+      var r = Math.random() * 16 | 0;
+      return (c === 'x' ? r : (r & 0x3 | 0x8)).toString(16);
+    });
+  }
+  function dynamic(name) {
+    switch (name) {
+      case '$guid': case '$randomUUID': return uuid();
+      case '$timestamp': return String(Math.floor(Date.now() / 1000));
+      case '$isoTimestamp': return new Date().toISOString();
+      case '$randomInt': return String(Math.floor(Math.random() * 1001));
+      default: return undefined;
+    }
+  }
+  function replaceIn(template) {
+    var result = String(template);
+    for (var depth = 0; depth < 10; depth++) {
+      var changed = false;
+      result = result.replace(/\{\{([^{}]+)\}\}/g, function (whole, name) {
+        var value = dynamic(name);
+        if (value === undefined) value = lookup(name.trim());
+        if (value === undefined) return whole;
+        changed = true;
+        return text(value);
+      });
+      if (!changed) break;
+    }
+    return result;
+  }
+  var variables = {
+    get: lookup,
+    set: function (key, value) { state.scopes.local[String(key)] = text(value); },
+    unset: function (key) { delete state.scopes.local[key]; },
+    has: function (key) { return lookup(key) !== undefined; },
+    clear: function () { state.scopes.local = {}; },
+    toObject: function () {
+      var result = {};
+      for (var i = order.length - 1; i >= 0; i--) Object.assign(result, state.scopes[order[i]]);
+      return result;
+    },
+    replaceIn: replaceIn
+  };
+
+  // postman-collection's HeaderList, on an array of {key, value}: names match in any case (RFC 9110 §5.1).
+  function headerList(list, onChange) {
+    function find(name) {
+      var lower = String(name).toLowerCase();
+      for (var i = 0; i < list.length; i++) if (list[i].key.toLowerCase() === lower) return i;
+      return -1;
+    }
+    function entry(item, value) {
+      if (typeof item === 'string') {
+        var colon = item.indexOf(':');
+        if (value === undefined && colon > 0) return { key: item.slice(0, colon).trim(), value: item.slice(colon + 1).trim() };
+        return { key: item, value: value === undefined ? '' : text(value) };
+      }
+      return { key: String(item.key), value: item.value === undefined ? '' : text(item.value) };
+    }
+    return {
+      get: function (name) { var i = find(name); return i < 0 ? undefined : list[i].value; },
+      has: function (name, value) {
+        var lower = String(name).toLowerCase();
+        return list.some(function (h) { return h.key.toLowerCase() === lower && (value === undefined || h.value === value); });
+      },
+      one: function (name) { var i = find(name); return i < 0 ? undefined : { key: list[i].key, value: list[i].value }; },
+      all: function () { return list.map(function (h) { return { key: h.key, value: h.value }; }); },
+      toObject: function () {
+        var result = {};
+        list.forEach(function (h) { if (!own(result, h.key)) result[h.key] = h.value; });
+        return result;
+      },
+      each: function (fn) { list.forEach(function (h) { fn({ key: h.key, value: h.value }); }); },
+      count: function () { return list.length; },
+      add: function (item, value) { list.push(entry(item, value)); onChange(); },
+      upsert: function (item, value) {
+        var e = entry(item, value), i = find(e.key);
+        if (i < 0) list.push(e); else list[i].value = e.value;
+        onChange();
+      },
+      remove: function (name) {
+        var lower = String(typeof name === 'object' ? name.key : name).toLowerCase();
+        for (var i = list.length - 1; i >= 0; i--) if (list[i].key.toLowerCase() === lower) list.splice(i, 1);
+        onChange();
+      },
+      toString: function () { return list.map(function (h) { return h.key + ': ' + h.value; }).join('\n'); }
+    };
+  }
+
+  function makeRequest(request) {
+    var changed = state.changed;
+    var headers = headerList(request.headers, function () { changed.headers = true; });
+    var url = {
+      toString: function () { return request.url; },
+      update: function (value) { request.url = String(value); changed.url = true; },
+      getHost: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]*)/i.exec(request.url); return m ? m[1] : ''; },
+      getPath: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(request.url); return m && m[1] ? m[1] : '/'; }
+    };
+    var result = { headers: headers, name: request.name, id: request.id };
+    Object.defineProperty(result, 'url', {
+      enumerable: true,
+      get: function () { return url; },
+      set: function (value) { url.update(typeof value === 'object' && value !== null ? value.toString() : value); }
+    });
+    Object.defineProperty(result, 'method', {
+      enumerable: true,
+      get: function () { return request.method; },
+      set: function (value) { request.method = String(value).toUpperCase(); changed.method = true; }
+    });
+    return result;
+  }
+
+  function makeResponse(response) {
+    var headers = headerList(response.headers, function () {});
+    var parsed, parsedOK = false;
+    return {
+      __reqrunResponse: true,
+      code: response.code,
+      status: response.reason,
+      headers: headers,
+      responseTime: response.responseTime,
+      responseSize: response.responseSize,
+      text: function () { return response.body; },
+      json: function () {
+        if (!parsedOK) { parsed = JSON.parse(response.body); parsedOK = true; }
+        return parsed;
+      },
+      reason: function () { return response.reason; },
+      get to() { return chai.expect(this).to; }
+    };
+  }
+
+  // chai-postman's assertions on pm.response (status, header, ok, success, json, jsonBody, …).
+  chai.use(function (chai, utils) {
+    var A = chai.Assertion;
+    function isResponse(object) { return object && object.__reqrunResponse === true; }
+    function statusClass(name, test, words) {
+      A.addProperty(name, function () {
+        var code = this._obj.code;
+        this.assert(test(code), 'expected response code to be ' + words + ' but found #{act}',
+                    'expected response code to not be ' + words + ' but found #{act}', undefined, code);
+      });
+    }
+    A.addMethod('status', function (expected) {
+      var response = this._obj;
+      if (typeof expected === 'number') {
+        this.assert(response.code === expected, 'expected response to have status code #{exp} but got #{act}',
+                    'expected response to not have status code #{act}', expected, response.code);
+      } else {
+        this.assert(response.status === expected, 'expected response to have status reason #{exp} but got #{act}',
+                    'expected response to not have status reason #{act}', expected, response.status);
+      }
+    });
+    A.addMethod('header', function (name, value) {
+      var headers = this._obj.headers;
+      var present = headers.has(name);
+      if (arguments.length < 2) {
+        this.assert(present, 'expected response to have header with key \'' + name + '\'',
+                    'expected response to not have header with key \'' + name + '\'', name);
+        return;
+      }
+      var actual = headers.get(name);
+      this.assert(present && actual === value, 'expected \'' + name + '\' response header to be #{exp} but got #{act}',
+                  'expected \'' + name + '\' response header to not be #{act}', value, actual);
+    });
+    A.overwriteProperty('ok', function (_super) {
+      return function () {
+        if (!isResponse(this._obj)) return _super.call(this);
+        var code = this._obj.code;
+        this.assert(code === 200, 'expected response code to be 200 but found #{act}',
+                    'expected response code to not be 200 but found #{act}', 200, code);
+      };
+    });
+    statusClass('success', function (c) { return c >= 200 && c < 300; }, '2XX');
+    statusClass('info', function (c) { return c >= 100 && c < 200; }, '1XX');
+    statusClass('redirection', function (c) { return c >= 300 && c < 400; }, '3XX');
+    statusClass('clientError', function (c) { return c >= 400 && c < 500; }, '4XX');
+    statusClass('serverError', function (c) { return c >= 500 && c < 600; }, '5XX');
+    statusClass('error', function (c) { return c >= 400 && c < 600; }, '4XX or 5XX');
+    statusClass('accepted', function (c) { return c === 202; }, '202');
+    statusClass('badRequest', function (c) { return c === 400; }, '400');
+    statusClass('unauthorized', function (c) { return c === 401; }, '401');
+    statusClass('forbidden', function (c) { return c === 403; }, '403');
+    statusClass('notFound', function (c) { return c === 404; }, '404');
+    statusClass('rateLimited', function (c) { return c === 429; }, '429');
+    A.overwriteProperty('json', function (_super) {
+      return function () {
+        if (!isResponse(this._obj)) return _super.call(this);
+        var type = this._obj.headers.get('content-type') || '';
+        this.assert(/^application\/([a-z.+-]*\+)?json/i.test(type) || /\/json/i.test(type),
+                    'expected response to have json body (content-type) but got #{act}',
+                    'expected response to not have json body', undefined, type);
+      };
+    });
+    A.addChainableMethod('jsonBody', function (path, value) {
+      var body;
+      try { body = this._obj.json(); } catch (e) { body = undefined; }
+      if (arguments.length === 0) return;
+      if (typeof path === 'object' && path !== null) {
+        new A(body).to.eql(path);
+        return;
+      }
+      var current = body, found = true;
+      String(path).split('.').forEach(function (part) {
+        if (found && current !== null && typeof current === 'object' && own(current, part)) current = current[part];
+        else found = false;
+      });
+      if (arguments.length === 1) {
+        this.assert(found, 'expected response body json to have path #{exp}', 'expected response body json to not have path #{exp}', path);
+      } else {
+        this.assert(found && utils.eql(current, value), 'expected response body json at #{exp} to be ' + text(value) + ' but got #{act}',
+                    'expected response body json at #{exp} to not be #{act}', path, found ? current : undefined);
+      }
+    }, function () {
+      var ok = true;
+      try { this._obj.json(); } catch (e) { ok = false; }
+      if (utils.flag(this, 'negate')) return;
+      this.assert(ok, 'expected response body to be a valid json but got error', 'expected response body to not be a valid json');
+    });
+  });
+
+  function test(name, fn) {
+    var assertion = { name: text(name), passed: true, skipped: false, error: null, place: state.place };
+    state.assertions.push(assertion);
+    if (typeof fn !== 'function') { assertion.skipped = true; return; }
+    try {
+      var result = fn();
+      if (result && typeof result.then === 'function') {
+        result.then(undefined, function (e) { assertion.passed = false; assertion.error = errorText(e); });
+      }
+    } catch (e) {
+      assertion.passed = false;
+      assertion.error = errorText(e);
+    }
+  }
+  test.skip = function (name) {
+    state.assertions.push({ name: text(name), passed: true, skipped: true, error: null, place: state.place });
+  };
+
+  function log(level) {
+    return function () {
+      var parts = [];
+      for (var i = 0; i < arguments.length; i++) parts.push(text(arguments[i]));
+      state.console.push((level === 'log' ? '' : level + ': ') + parts.join(' '));
+    };
+  }
+  var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+
+  var legacy = {
+    setEnvironmentVariable: function (k, v) { state.scopes.environment[String(k)] = text(v); },
+    getEnvironmentVariable: function (k) { return scope('environment').get(k); },
+    clearEnvironmentVariable: function (k) { delete state.scopes.environment[k]; },
+    clearEnvironmentVariables: function () { state.scopes.environment = {}; },
+    setGlobalVariable: function (k, v) { state.scopes.globals[String(k)] = text(v); },
+    getGlobalVariable: function (k) { return scope('globals').get(k); },
+    clearGlobalVariable: function (k) { delete state.scopes.globals[k]; },
+    clearGlobalVariables: function () { state.scopes.globals = {}; },
+    getResponseHeader: function (name) { return state.response ? state.response.headers.get(name) : undefined; }
+  };
+
+  var baseline = null;
+  function define(name, value) {
+    Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+
+  global.__reqrun = {
+    begin: function (json) {
+      var input = JSON.parse(json);
+      if (input.fresh && baseline) {
+        Object.getOwnPropertyNames(global).forEach(function (name) {
+          if (!own(baseline, name)) { try { delete global[name]; } catch (e) {} }
+        });
+      }
+      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
+      state.request = makeRequest(input.request);
+      state.requestData = input.request;
+      state.response = input.response ? makeResponse(input.response) : null;
+      var pm = {
+        test: test,
+        expect: chai.expect,
+        variables: variables,
+        environment: scope('environment'),
+        collectionVariables: scope('collection'),
+        globals: scope('globals'),
+        request: state.request,
+        response: state.response,
+        info: { eventName: input.event, iteration: 0, iterationCount: 1, requestName: input.request.name, requestId: input.request.id }
+      };
+      define('pm', pm);
+      define('postman', legacy);
+      define('console', console);
+      define('tests', state.tests);
+      define('request', { url: input.request.url, method: input.request.method, name: input.request.name,
+                          headers: state.request.headers.toObject() });
+      define('environment', Object.assign({}, input.scopes.environment));
+      define('globals', Object.assign({}, input.scopes.globals));
+      if (input.response) {
+        var r = input.response;
+        define('responseBody', r.body);
+        define('responseCode', { code: r.code, name: r.reason, detail: r.reason });
+        define('responseTime', r.responseTime);
+        define('responseHeaders', state.response.headers.toObject());
+      }
+      if (!baseline) {
+        baseline = {};
+        Object.getOwnPropertyNames(global).forEach(function (name) { baseline[name] = true; });
+      }
+    },
+    enter: function (place) {
+      state.place = place;
+      state.tests = {};
+      global.tests = state.tests;
+    },
+    // Legacy `tests["name"] = value` of the script that just ran.
+    leave: function () {
+      var tests = global.tests;
+      if (tests && typeof tests === 'object') {
+        Object.keys(tests).forEach(function (name) {
+          state.assertions.push({ name: name, passed: !!tests[name], skipped: false, error: null, place: state.place });
+        });
+      }
+    },
+    end: function () {
+      var scopes = state.scopes;
+      return JSON.stringify({
+        assertions: state.assertions,
+        console: state.console,
+        globals: scopes.globals, collection: scopes.collection, environment: scopes.environment, local: scopes.local,
+        method: state.changed.method ? state.requestData.method : null,
+        url: state.changed.url ? state.requestData.url : null,
+        headers: state.changed.headers ? state.requestData.headers : null
+      });
+    }
+  };
+})(this);
+"""#
+}
