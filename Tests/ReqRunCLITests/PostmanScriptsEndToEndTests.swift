@@ -210,6 +210,18 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[1]) == ["✓ globals reset", "✓ same context", "✓ nothing outside ECMAScript"])
     }
 
+    @Test func consoleLinesAreMasked() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("log", "\(base)/get", [], ["console.log('token is ' + pm.environment.get('token'));"]),
+        ]), environment: """
+            {"name": "e", "values": [{"key": "token", "value": "s3cr3t-value", "type": "secret"}]}
+            """)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].console == ["token is ****"])
+        #expect(!output.stdout.contains("s3cr3t-value"))
+    }
+
     @Test func scriptAssertionsAreJUnitTestcases() throws {
         let base = try TestServers.httpbin()
         let dir = try TemporaryDirectory()

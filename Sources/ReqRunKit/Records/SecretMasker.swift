@@ -98,6 +98,7 @@ public struct SecretMasker: Sendable {
             c.error = c.error.map(mask)
             return c
         }
+        r.console = r.console?.map(mask)
         return r
     }
 }
