@@ -40,6 +40,7 @@ let package = Package(
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
         .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),
         .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit", "TestSupport"]),
+        .testTarget(name: "PostmanSandboxTests", dependencies: ["PostmanSandbox", "ReqRunKit"], swiftSettings: [javaScriptCoreHeaders]),
         .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "TestSupport", "reqrun"]),
     ],
     swiftLanguageModes: [.v6]

@@ -60,6 +60,9 @@ final class JavaScriptEngine {
         timedOut.deallocate()
     }
 
+    /// How many distinct script texts have been compiled in this context.
+    var compiledCount: Int { compiled.count }
+
     /// Runs `source` as a global script (chai, the prelude).
     func evaluate(_ source: String, name: String) throws(Failure) {
         let script = string(source), url = string(name)

@@ -40,6 +40,9 @@ public final class PostmanSandbox: RequestScripting {
         (self.begin, self.enter, self.leave, self.end) = (.init(begin), .init(enter), .init(leave), .init(end))
     }
 
+    /// How many distinct script texts the run's context has compiled so far (each once).
+    public var compiledScriptCount: Int { engine.compiledCount }
+
     public func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext,
                            variables: inout ScriptVariables) -> ScriptOutcome {
         var changes: [String: Any] = [:]

@@ -347,7 +347,9 @@ enum SandboxPrelude {
                           headers: state.request.headers.toObject() });
       define('environment', Object.assign({}, input.scopes.environment));
       define('globals', Object.assign({}, input.scopes.globals));
-      if (input.response) {
+      if (!input.response) {
+        ['responseBody', 'responseCode', 'responseTime', 'responseHeaders'].forEach(function (name) { delete global[name]; });
+      } else {
         var r = input.response;
         define('responseBody', r.body);
         define('responseCode', { code: r.code, name: r.reason, detail: r.reason });

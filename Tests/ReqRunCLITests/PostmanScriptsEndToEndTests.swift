@@ -210,6 +210,32 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[1]) == ["✓ globals reset", "✓ same context", "✓ nothing outside ECMAScript"])
     }
 
+    @Test func javaScriptCoreIsLoadedOnlyWhenASelectedRequestHasAScript() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/plain.json", Self.collection([("plain", "\(base)/get", [], [])]))
+        try dir.write("collections/scripted.json", Self.collection([("scripted", "\(base)/get", [], ["pm.test('t', () => {});"])])
+            .replacingOccurrences(of: "\"name\": \"scripts\"", with: "\"name\": \"scripted\""))
+        // The dynamic loader names every library it loads (ld.so(8), LD_DEBUG=files).
+        let debug = ["LD_DEBUG": "files"]
+        for arguments in [["--version"], ["list", "--all"], ["run", "scripts"]] {
+            let output = try ReqRunBinary.run(arguments, in: dir.url, environment: debug)
+            #expect(output.status == 0, "\(arguments): \(output.stderr.suffix(500))")
+            #expect(!output.stderr.contains("libjavascriptcoregtk"), "\(arguments) loaded JavaScriptCore")
+        }
+        let scripted = try ReqRunBinary.run(["run", "scripted"], in: dir.url, environment: debug)
+        #expect(scripted.status == 0)
+        #expect(scripted.stderr.contains("file=libjavascriptcoregtk-4.1.so.0 [0];  dynamically loaded by"))
+    }
+
+    @Test func aBadScriptTimeoutIsAUsageError() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([("x", "http://127.0.0.1:9/", [], ["1;"])]))
+        let output = try ReqRunBinary.run(["run", "--all", "--script-timeout", "soon"], in: dir.url)
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("error: --script-timeout expects a number of seconds, got 'soon'\n"), "\(output.stderr)")
+    }
+
     @Test func consoleLinesAreMasked() throws {
         let base = try TestServers.httpbin()
         let (output, record) = try run(Self.collection([

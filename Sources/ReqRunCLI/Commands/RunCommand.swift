@@ -73,6 +73,7 @@ enum RunCommand {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
         let reports = try arguments.all("--report").map(ReportRequest.parse)
+        let scriptTimeLimit = try RunScripting.timeLimit(arguments.value("--script-timeout"), command: command.spec)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
             for report in reports { try report.createFolder() }
@@ -137,6 +138,8 @@ enum RunCommand {
                 : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
+        // Before older records are pruned: a sandbox that cannot start loses nothing.
+        let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit)
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: ProcessInfo.processInfo.environment, options: options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
@@ -152,7 +155,6 @@ enum RunCommand {
         DispatchQueue.global(qos: .utility).async(group: pruning) { runs.prune(keep: historyLimit - 1) }
         Interruption.install()
         let started = Date()
-        let scripting = try RunScripting.sandbox(for: references, timeout: arguments.value("--script-timeout"), command: command.spec)
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
