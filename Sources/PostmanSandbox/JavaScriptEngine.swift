@@ -150,7 +150,8 @@ final class JavaScriptEngine {
 
     private func string(_ text: String) -> JSStringRef {
         // JSStringCreateWithUTF8CString stops at a NUL: one inside a script or body would cut it short.
-        api.JSStringCreateWithUTF8CString(text.replacingOccurrences(of: "\0", with: "\u{FFFD}"))!
+        // (Checked first: Foundation's replacingOccurrences on every body showed in profiles.)
+        api.JSStringCreateWithUTF8CString(text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text)!
     }
 }
 

@@ -45,54 +45,40 @@ public final class PostmanSandbox: RequestScripting {
 
     public func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext,
                            variables: inout ScriptVariables) -> ScriptOutcome {
-        var changes: [String: Any] = [:]
+        var changes: SandboxOutput?
         let outcome = run(scripts, event: .prerequest, request: request, response: nil, context: context, variables: &variables,
                           changes: &changes)
-        if let method = changes["method"] as? String, !method.isEmpty { request.method = method }
-        if let url = changes["url"] as? String { request.url = url }
-        if let headers = changes["headers"] as? [[String: Any]] {
-            request.headers = headers.compactMap { entry in
-                guard let name = entry["key"] as? String, !name.isEmpty else { return nil }
-                return HeaderField(name: name, value: entry["value"] as? String ?? "")
-            }
-        }
+        if let method = changes?.method, !method.isEmpty { request.method = method }
+        if let url = changes?.url { request.url = url }
+        if let headers = changes?.headers { request.headers = headers }
         return outcome
     }
 
     public func test(_ scripts: [Script], request: Request, response: ResponseView, context: ScriptContext,
                      variables: inout ScriptVariables) -> ScriptOutcome {
-        var changes: [String: Any] = [:]
+        var changes: SandboxOutput?
         return run(scripts, event: .test, request: request, response: response, context: context, variables: &variables, changes: &changes)
     }
 
     private func run(_ scripts: [Script], event: Script.Event, request: Request, response: ResponseView?, context: ScriptContext,
-                     variables: inout ScriptVariables, changes: inout [String: Any]) -> ScriptOutcome {
+                     variables: inout ScriptVariables, changes: inout SandboxOutput?) -> ScriptOutcome {
         let collectionBase = context.collectionValues, environmentBase = context.environmentValues
-        var scopes: [String: Any] = [
-            "globals": variables.globals,
-            "collection": collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 },
-            "environment": environmentBase.merging(variables.environment) { $1 },
-            "local": variables.local,
-            "groups": context.groupValues,
-            "upper": context.upperValues,
-        ]
-        var input: [String: Any] = [
-            // A request's first event starts from a clean global object.
-            "fresh": event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest },
-            "event": event.rawValue,
-            "request": ["name": context.requestName, "id": context.requestID ?? "", "method": request.method, "url": request.url,
-                        "headers": request.headers.map { ["key": $0.name, "value": $0.value] }] as [String: Any],
-        ]
+        // A request's first event starts from a clean global object.
+        var input = SandboxInput(fresh: event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest }, event: event)
+        input.request(name: context.requestName, id: context.requestID ?? "", method: request.method, url: request.url,
+                      headers: request.headers)
         if let response {
-            input["response"] = [
-                "code": response.status, "reason": HTTPReason.phrase(response.status),
-                "headers": response.headers.map { ["key": $0.name, "value": $0.value] },
-                "body": response.text, "responseTime": response.totalMicroseconds / 1000, "responseSize": response.bodySize,
-            ] as [String: Any]
+            input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
+                           body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
         }
-        input["scopes"] = scopes
+        input.scopes([
+            ("globals", variables.globals),
+            ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),
+            ("environment", environmentBase.merging(variables.environment) { $1 }),
+            ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
+        ])
         var outcome = ScriptOutcome()
-        guard case .success = begin.call(engine, [Self.json(input)]) else {
+        guard case .success = begin.call(engine, [input.finish()]) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
         }
@@ -110,24 +96,18 @@ public final class PostmanSandbox: RequestScripting {
             }
             engine.call(leave.function, arguments: [])
         }
-        guard case .success(let text) = end.call(engine, []),
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard case .success(let text) = end.call(engine, []), let output = SandboxOutput(text) else {
             outcome.error = outcome.error ?? "the script sandbox failed to finish the \(event.rawValue) scripts"
             return outcome
         }
-        for item in object["assertions"] as? [[String: Any]] ?? [] {
-            outcome.assertions.append(ScriptAssertion(name: item["name"] as? String ?? "", passed: item["passed"] as? Bool ?? false,
-                                                      skipped: item["skipped"] as? Bool ?? false, error: item["error"] as? String,
-                                                      place: item["place"] as? String ?? ""))
-        }
-        outcome.console = object["console"] as? [String] ?? []
+        outcome.assertions = output.assertions
+        outcome.console = output.console
         // Only what differs from the files' values is kept: those stay in their own layers.
-        variables.globals = Self.strings(object["globals"])
-        variables.collections[context.collectionKey] = Self.changed(Self.strings(object["collection"]), from: collectionBase)
-        variables.environment = Self.changed(Self.strings(object["environment"]), from: environmentBase)
-        variables.local = Self.strings(object["local"])
-        scopes = [:]
-        for key in ["method", "url", "headers"] where !(object[key] is NSNull) { changes[key] = object[key] }
+        variables.globals = output.scopes["globals"] ?? [:]
+        variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)
+        variables.environment = Self.changed(output.scopes["environment"] ?? [:], from: environmentBase)
+        variables.local = output.scopes["local"] ?? [:]
+        changes = output
         return outcome
     }
 
@@ -141,17 +121,8 @@ public final class PostmanSandbox: RequestScripting {
         return "\(script.place)\(position): \(failure.message)"
     }
 
-    private static func strings(_ value: Any?) -> [String: String] {
-        (value as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
-    }
-
     private static func changed(_ values: [String: String], from base: [String: String]) -> [String: String] {
         values.filter { base[$0.key] != $0.value }
-    }
-
-    private static func json(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }
 
