@@ -213,7 +213,7 @@ import Testing
         #expect(all[1].scripts == nil)
         #expect(all[1].expectations.map(\.expectation) == [.status(codes: [], classes: [2])])
         let warning = try #require(collection.warnings.first)
-        #expect(warning.hasPrefix("collections/shop.json: 3 scripts (1 pre-request, 2 test), run by 'reqrun run' only; 6 status checks translated into expectations for 'reqrun import'"))
+        #expect(warning.hasPrefix("collections/shop.json: 3 scripts (1 pre-request, 2 test), run by 'reqrun run' (pre-request scripts also by --dry-run); 6 status checks translated into expectations for 'reqrun import'"))
     }
 
     @Test func errorsNameFileLineColumnAndFieldPath() throws {

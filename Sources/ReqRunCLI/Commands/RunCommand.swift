@@ -127,10 +127,12 @@ enum RunCommand {
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
             terminal.warning(message)
         }
+        // Before older records are pruned: a sandbox that cannot start loses nothing.
+        let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
         if arguments.flag("--dry-run") {
             return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                 processEnvironment: ProcessInfo.processInfo.environment, showSecrets: arguments.flag("--show-secrets")),
-                json: arguments.flag("--json"), terminal)
+                scripting: scripting, json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
@@ -138,8 +140,6 @@ enum RunCommand {
                 : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
-        // Before older records are pruned: a sandbox that cannot start loses nothing.
-        let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit)
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: ProcessInfo.processInfo.environment, options: options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,

@@ -13,10 +13,13 @@ enum RunScripting {
         return value
     }
 
-    /// The sandbox for `references`, or nil when none has a script.
+    /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,
+    /// which runs no test script).
     /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
-    static func sandbox(for references: [RequestReference], timeLimit: Double) throws -> RequestScripting? {
-        guard references.contains(where: { !$0.request.eventScripts.isEmpty }) else { return nil }
+    static func sandbox(for references: [RequestReference], timeLimit: Double, preRequestOnly: Bool) throws -> RequestScripting? {
+        guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
+            return nil
+        }
         return try PostmanSandbox(timeLimit: timeLimit)
     }
 }

@@ -420,49 +420,16 @@ private struct Scheduler {
 
     /// The variable layers of the request at `position`, with the values scripts set so far.
     private func scope(_ position: Int, fileLayers: [VariableLayer]) -> VariableScope {
-        var scope = Runner.scope(fileLayers: scriptLayers(fileLayers: fileLayers, collectionKey: references[position].collectionIndex),
-                                 configuration, captured: captured)
-        guard scripting != nil else { return scope }
-        // Newman's precedence (globals < collection < environment < data < local): the environment's script
-        // values over the environment file, and `pm.variables` over everything.
-        if let environment = scope.layers.firstIndex(where: { $0.source.hasPrefix("environment") }) {
-            scope.layers.insert(VariableLayer(source: "environment (script)", values: scriptVariables.environment, isLiteral: true), at: environment + 1)
-        } else {
-            scope.layers.insert(VariableLayer(source: "environment (script)", values: scriptVariables.environment, isLiteral: true),
-                                at: fileLayers.count + 2)
-        }
-        scope.layers.append(VariableLayer(source: "pm.variables", values: scriptVariables.local, isLiteral: true))
-        return scope
+        Runner.scope(fileLayers: fileLayers, configuration, captured: captured,
+                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex)
     }
 
-    /// `fileLayers` with the globals scripts set below them and the collection variables scripts set just
-    /// above the collection's (nothing added without scripting).
-    private func scriptLayers(fileLayers: [VariableLayer], collectionKey: Int) -> [VariableLayer] {
-        guard scripting != nil else { return fileLayers }
-        var layers = fileLayers
-        layers.insert(VariableLayer(source: "collection (script)", values: scriptVariables.collections[collectionKey] ?? [:], isLiteral: true),
-                      at: min(1, layers.count))
-        layers.insert(VariableLayer(source: "globals (script)", values: scriptVariables.globals, isLiteral: true), at: 0)
-        return layers
-    }
-
-    /// What the scripts of the request at `position` see of its variables.
     private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
-        let reference = references[position]
-        var groupValues: [String: String] = [:]
-        for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
-        var upper = configuration.overrides
-        upper.merge(captured.values) { $1 }
-        return ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
-                             collectionValues: Dictionary(reference.collectionVariables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
-                             groupValues: groupValues,
-                             environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
-                                                           uniquingKeysWith: { $1 }),
-                             upperValues: upper)
+        Runner.scriptContext(references[position], configuration, captured: captured)
     }
 
     /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
-    private static func record(_ outcome: ScriptOutcome, in result: inout RequestResult) {
+    static func record(_ outcome: ScriptOutcome, in result: inout RequestResult) {
         for assertion in outcome.assertions {
             result.expectations.append(ExpectationResult(description: assertion.name, passed: assertion.passed || assertion.skipped,
                                                          expected: "", actual: assertion.error ?? "", fieldPath: assertion.place,

@@ -19,7 +19,7 @@ struct PostmanWarnings {
             let kinds = [("prerequest", "pre-request"), ("test", "test")].compactMap { key, label in
                 scripts[key].map { "\($0) \(label)" }
             }
-            var text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' only"
+            var text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' (pre-request scripts also by --dry-run)"
             let count = translated.values.reduce(0, +)
             if count > 0 {
                 let forms = translated.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
