@@ -163,8 +163,41 @@ enum SandboxPrelude {
     return result;
   }
 
+  // RFC 6265 §4.1: `name=value; Attr=…; Flag` of each Set-Cookie field, as postman-collection's Cookie.
+  function parseCookies(fields) {
+    return fields.filter(function (h) { return h.key.toLowerCase() === 'set-cookie'; }).map(function (h) {
+      var parts = h.value.split(';'), first = parts.shift(), eq = first.indexOf('=');
+      var cookie = { name: (eq < 0 ? first : first.slice(0, eq)).trim(), value: eq < 0 ? '' : first.slice(eq + 1).trim(),
+                     httpOnly: false, secure: false };
+      parts.forEach(function (part) {
+        var at = part.indexOf('='), key = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase(), value = at < 0 ? '' : part.slice(at + 1).trim();
+        if (key === 'httponly') cookie.httpOnly = true;
+        else if (key === 'secure') cookie.secure = true;
+        else if (key === 'domain') cookie.domain = value;
+        else if (key === 'path') cookie.path = value;
+        else if (key === 'expires') cookie.expires = value;
+        else if (key === 'max-age') cookie.maxAge = Number(value);
+        else if (key === 'samesite') cookie.sameSite = value;
+      });
+      return cookie;
+    });
+  }
+  function cookieList(cookies) {
+    function find(name) { for (var i = cookies.length - 1; i >= 0; i--) if (cookies[i].name === name) return cookies[i]; return undefined; }
+    return {
+      get: function (name) { var c = find(name); return c ? c.value : undefined; },
+      one: function (name) { return find(name); },
+      has: function (name) { return find(name) !== undefined; },
+      all: function () { return cookies.slice(); },
+      toObject: function () { var o = {}; cookies.forEach(function (c) { o[c.name] = c.value; }); return o; },
+      each: function (fn) { cookies.forEach(fn); },
+      count: function () { return cookies.length; }
+    };
+  }
+
   function makeResponse(response) {
     var headers = headerList(response.headers, function () {});
+    var cookies = parseCookies(response.headers);
     var parsed, parsedOK = false;
     return {
       __reqrunResponse: true,
@@ -179,6 +212,8 @@ enum SandboxPrelude {
         return parsed;
       },
       reason: function () { return response.reason; },
+      cookies: cookieList(cookies),
+      __cookies: cookies,
       get to() { return chai.expect(this).to; }
     };
   }
@@ -244,6 +279,30 @@ enum SandboxPrelude {
                     'expected response to have json body (content-type) but got #{act}',
                     'expected response to not have json body', undefined, type);
       };
+    });
+    A.addMethod('body', function (expected) {
+      var body = this._obj.text();
+      if (arguments.length === 0) {
+        this.assert(body.length > 0, 'expected response to have content in body', 'expected response to not have content in body');
+      } else if (expected instanceof RegExp) {
+        this.assert(expected.test(body), 'expected response body text to match #{exp} but got #{act}',
+                    'expected response body text #{act} to not match #{exp}', expected, body);
+      } else if (typeof expected === 'string') {
+        this.assert(body === expected, 'expected response body to equal #{exp} but got #{act}',
+                    'expected response body to not equal #{exp}', expected, body);
+      } else {
+        var json;
+        try { json = this._obj.json(); } catch (e) { json = undefined; }
+        this.assert(utils.eql(json, expected), 'expected response body json to equal #{exp} but got #{act}',
+                    'expected response body json to not equal #{exp}', expected, json);
+      }
+    });
+    A.addChainableMethod('responseTime', function (limit) {
+      var time = this._obj.responseTime;
+      this.assert(time === limit, 'expected response to have responseTime #{exp} but got #{act}',
+                  'expected response to not have responseTime #{exp}', limit, time);
+    }, function () {
+      utils.flag(this, 'object', this._obj.responseTime);
     });
     A.addChainableMethod('jsonBody', function (path, value) {
       var body;
@@ -311,6 +370,47 @@ enum SandboxPrelude {
     getResponseHeader: function (name) { return state.response ? state.response.headers.get(name) : undefined; }
   };
 
+  // The browsers' atob/btoa on Latin-1 strings (HTML's forgiving-base64), which postman-sandbox provides.
+  var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  function btoa(input) {
+    var text = String(input), out = '';
+    for (var i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 255) throw new Error('btoa: the string has characters outside Latin-1');
+    }
+    for (var j = 0; j < text.length; j += 3) {
+      var a = text.charCodeAt(j), b = text.charCodeAt(j + 1), c = text.charCodeAt(j + 2);
+      var n = (a << 16) | ((b || 0) << 8) | (c || 0);
+      out += alphabet[n >> 18 & 63] + alphabet[n >> 12 & 63] + (isNaN(b) ? '=' : alphabet[n >> 6 & 63]) + (isNaN(c) ? '=' : alphabet[n & 63]);
+    }
+    return out;
+  }
+  function atob(input) {
+    var text = String(input).replace(/[\t\n\f\r ]/g, '');
+    if (text.length % 4 === 0) text = text.replace(/==?$/, '');
+    if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) throw new Error('atob: the string is not valid base64');
+    var out = '', bits = 0, value = 0;
+    for (var i = 0; i < text.length; i++) {
+      value = (value << 6) | alphabet.indexOf(text[i]);
+      bits += 6;
+      if (bits >= 8) { bits -= 8; out += String.fromCharCode((value >> bits) & 255); }
+    }
+    return out;
+  }
+  define('atob', atob);
+  define('btoa', btoa);
+  // No data files yet: one iteration with an empty data row.
+  var iterationData = {
+    get: function () { return undefined; }, has: function () { return false; },
+    toObject: function () { return {}; }, toJSON: function () { return {}; },
+    replaceIn: function (template) { return replaceIn(template); }
+  };
+  legacy.getResponseCookie = function (name) {
+    if (!state.response) return undefined;
+    var cookies = state.response.__cookies;
+    for (var i = cookies.length - 1; i >= 0; i--) if (cookies[i].name === name) return cookies[i];
+    return undefined;
+  };
+
   var baseline = null;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
@@ -337,6 +437,7 @@ enum SandboxPrelude {
         globals: scope('globals'),
         request: state.request,
         response: state.response,
+        iterationData: iterationData,
         info: { eventName: input.event, iteration: 0, iterationCount: 1, requestName: input.request.name, requestId: input.request.id }
       };
       define('pm', pm);
@@ -347,14 +448,17 @@ enum SandboxPrelude {
                           headers: state.request.headers.toObject() });
       define('environment', Object.assign({}, input.scopes.environment));
       define('globals', Object.assign({}, input.scopes.globals));
+      define('data', {});
+      define('iteration', 0);
       if (!input.response) {
-        ['responseBody', 'responseCode', 'responseTime', 'responseHeaders'].forEach(function (name) { delete global[name]; });
+        ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });
       } else {
         var r = input.response;
         define('responseBody', r.body);
         define('responseCode', { code: r.code, name: r.reason, detail: r.reason });
         define('responseTime', r.responseTime);
         define('responseHeaders', state.response.headers.toObject());
+        define('responseCookies', state.response.__cookies.slice());
       }
       if (!baseline) {
         baseline = {};

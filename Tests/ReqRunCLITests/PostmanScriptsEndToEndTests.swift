@@ -85,6 +85,26 @@ import TestSupport
         #expect(output.stdout.contains("    - not yet (skipped)"))
     }
 
+    @Test func cookiesBodyResponseTimeBase64AndIterationData() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("cookies", "\(base)/response-headers?Set-Cookie=session%3Dabc%3B%20Path%3D%2F%3B%20HttpOnly", [], [
+                "pm.test('pm.response.cookies', () => { pm.expect(pm.response.cookies.get('session')).to.equal('abc');",
+                "  pm.expect(pm.response.cookies.has('other')).to.be.false; pm.expect(pm.response.cookies.toObject()).to.eql({session: 'abc'}); });",
+                "pm.test('legacy cookies', () => { pm.expect(postman.getResponseCookie('session')).to.include({value: 'abc', path: '/', httpOnly: true});",
+                "  pm.expect(responseCookies).to.have.lengthOf(1); pm.expect(postman.getResponseHeader('set-cookie')).to.include('session=abc'); });",
+                "pm.test('body', () => { pm.response.to.have.body(); pm.response.to.have.body(/session/); pm.response.to.not.have.body('x'); });",
+                "pm.test('responseTime', () => pm.response.to.have.responseTime.below(5000));",
+                "pm.test('base64', () => { pm.expect(btoa('user:pä')).to.equal('dXNlcjpw5A=='); pm.expect(atob('dXNlcjpw5A==')).to.equal('user:pä'); });",
+                "pm.test('one iteration, no data', () => { pm.expect(pm.iterationData.toObject()).to.eql({}); pm.expect(iteration).to.equal(0);",
+                "  pm.expect(data).to.eql({}); pm.expect(pm.info.iterationCount).to.equal(1); pm.expect(pm.info.eventName).to.equal('test'); });",
+            ]),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ pm.response.cookies", "✓ legacy cookies", "✓ body", "✓ responseTime",
+                                                         "✓ base64", "✓ one iteration, no data"])
+    }
+
     @Test func scriptVariablesResolveInLaterRequestsAsDataWithNewmansPrecedence() throws {
         let base = try TestServers.httpbin()
         let (output, record) = try run(Self.collection([
