@@ -35,12 +35,12 @@ let package = Package(
         // Pre-request and test scripts of Postman collections (postman-sandbox's API, chai from libjs-chai).
         .target(name: "PostmanSandbox", dependencies: ["ReqRunKit", "CJavaScriptCore"],
                 swiftSettings: [javaScriptCoreHeaders]),
-        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "PostmanSandbox"], swiftSettings: [javaScriptCoreHeaders]),
+        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "PostmanSandbox"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
         .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),
         .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit", "TestSupport"]),
-        .testTarget(name: "PostmanSandboxTests", dependencies: ["PostmanSandbox", "ReqRunKit"], swiftSettings: [javaScriptCoreHeaders]),
+        .testTarget(name: "PostmanSandboxTests", dependencies: ["PostmanSandbox", "ReqRunKit"]),
         .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "TestSupport", "reqrun"]),
     ],
     swiftLanguageModes: [.v6]
