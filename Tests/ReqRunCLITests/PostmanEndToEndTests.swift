@@ -45,7 +45,7 @@ import TestSupport
         let dir = try workspace()
         let output = try ReqRunBinary.run(["list", "--all"], in: dir.url)
         #expect(output.status == 0)
-        #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts not run: test; 1 status check translated]"))
+        #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts: test; 1 status check translated]"))
         #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script (1 test), run by 'reqrun run' (pre-request scripts also by --dry-run); "
                 + "1 status check translated into expectations for 'reqrun import': pm.response.to.have.status(200) ×1; 'reqrun list' marks the requests that had scripts\n")
         let json = try ReqRunBinary.run(["list", "--all", "--json"], in: dir.url)

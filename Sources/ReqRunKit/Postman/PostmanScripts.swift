@@ -1,8 +1,10 @@
 import Foundation
 
 /// Postman `event` scripts (`[{"listen": "prerequest" | "test", "script": {"exec": [lines] | "text"}}]` on
-/// a collection, a folder or a request item): JavaScript, which reqrun does not run. They are counted, and
-/// the common status-code checks of test scripts are translated into `status` expectations.
+/// a collection, a folder or a request item): JavaScript, kept as `Script`s for `run` (PostmanSandbox). They
+/// are counted, and the common status-code checks of test scripts are translated into `status`
+/// expectations marked `isTranslated`: `import`, which cannot write scripts, keeps them; a run that runs
+/// the script checks the script instead.
 ///
 /// Translated (each with a literal status code; chai-postman's names for `pm.response.to.be.…`):
 /// - `pm.response.to.have.status(200)`;
