@@ -34,7 +34,7 @@ enum SandboxPrelude {
   function scope(name) {
     return {
       get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
-      set: function (key, value) { state.scopes[name][String(key)] = text(value); },
+      set: function (key, value) { state.scopes[name][String(key)] = value; },
       unset: function (key) { delete state.scopes[name][key]; },
       has: function (key) { return own(state.scopes[name], key); },
       clear: function () { state.scopes[name] = {}; },
@@ -83,7 +83,7 @@ enum SandboxPrelude {
   }
   var variables = {
     get: lookup,
-    set: function (key, value) { state.scopes.local[String(key)] = text(value); },
+    set: function (key, value) { state.scopes.local[String(key)] = value; },
     unset: function (key) { delete state.scopes.local[key]; },
     has: function (key) { return lookup(key) !== undefined; },
     clear: function () { state.scopes.local = {}; },
@@ -359,11 +359,11 @@ enum SandboxPrelude {
   var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
 
   var legacy = {
-    setEnvironmentVariable: function (k, v) { state.scopes.environment[String(k)] = text(v); },
+    setEnvironmentVariable: function (k, v) { state.scopes.environment[String(k)] = v; },
     getEnvironmentVariable: function (k) { return scope('environment').get(k); },
     clearEnvironmentVariable: function (k) { delete state.scopes.environment[k]; },
     clearEnvironmentVariables: function () { state.scopes.environment = {}; },
-    setGlobalVariable: function (k, v) { state.scopes.globals[String(k)] = text(v); },
+    setGlobalVariable: function (k, v) { state.scopes.globals[String(k)] = v; },
     getGlobalVariable: function (k) { return scope('globals').get(k); },
     clearGlobalVariable: function (k) { delete state.scopes.globals[k]; },
     clearGlobalVariables: function () { state.scopes.globals = {}; },
@@ -411,6 +411,28 @@ enum SandboxPrelude {
     return undefined;
   };
 
+  // Values as scripts set them (a number stays a number, an object an object), for the rest of the run:
+  // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
+  var typed = { globals: {}, collection: {}, environment: {}, local: {} };
+  function restoreTypes(scopes) {
+    Object.keys(typed).forEach(function (name) {
+      var values = scopes[name], kept = typed[name];
+      Object.keys(kept).forEach(function (key) {
+        if (own(values, key) && values[key] === text(kept[key])) values[key] = kept[key];
+      });
+    });
+  }
+  function asText(name) {
+    var values = state.scopes[name], result = {}, kept = {};
+    Object.keys(values).forEach(function (key) {
+      var value = values[key];
+      result[key] = text(value);
+      if (typeof value !== 'string') kept[key] = value;
+    });
+    typed[name] = kept;
+    return result;
+  }
+
   var baseline = null;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
@@ -424,6 +446,7 @@ enum SandboxPrelude {
           if (!own(baseline, name)) { try { delete global[name]; } catch (e) {} }
         });
       }
+      restoreTypes(input.scopes);
       state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
       state.request = makeRequest(input.request);
       state.requestData = input.request;
@@ -480,11 +503,10 @@ enum SandboxPrelude {
       }
     },
     end: function () {
-      var scopes = state.scopes;
       return JSON.stringify({
         assertions: state.assertions,
         console: state.console,
-        globals: scopes.globals, collection: scopes.collection, environment: scopes.environment, local: scopes.local,
+        globals: asText('globals'), collection: asText('collection'), environment: asText('environment'), local: asText('local'),
         method: state.changed.method ? state.requestData.method : null,
         url: state.changed.url ? state.requestData.url : null,
         headers: state.changed.headers ? state.requestData.headers : null

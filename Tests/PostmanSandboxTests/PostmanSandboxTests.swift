@@ -42,6 +42,21 @@ import ReqRunKit
         #expect(variables.local == ["t": "12"])
     }
 
+    @Test func valuesKeepTheirJavaScriptTypeForTheRestOfTheRunWhileTheirTextIsUnchanged() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, ["pm.environment.set('n', 5); pm.collectionVariables.set('o', {a: 1}); pm.globals.set('b', false);",
+                           "pm.environment.set('changed', 1);"], variables: &variables)
+        #expect(variables.environment == ["n": "5", "changed": "1"])
+        variables.environment["changed"] = "2"  // as if set again from elsewhere: the text wins
+        let outcome = test(sandbox, [
+            "pm.test('typed', () => { pm.expect(pm.environment.get('n')).to.equal(5); pm.expect(pm.collectionVariables.get('o')).to.eql({a: 1});",
+            "  pm.expect(pm.globals.get('b')).to.equal(false); pm.expect(pm.environment.get('changed')).to.equal('2');",
+            "  pm.expect(pm.variables.replaceIn('{{n}}/{{b}}')).to.equal('5/false'); });",
+        ], variables: &variables)
+        #expect(outcome.assertions.map(\.passed) == [true], "\(outcome.assertions)")
+    }
+
     @Test func theTimeLimitCanBeTurnedOffAndAThrownStringIsReportedWithoutPosition() throws {
         let sandbox = try PostmanSandbox(timeLimit: 0)
         var variables = ScriptVariables()
