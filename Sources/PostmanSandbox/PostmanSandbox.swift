@@ -51,6 +51,7 @@ public final class PostmanSandbox: RequestScripting {
         if let method = changes?.method, !method.isEmpty { request.method = method }
         if let url = changes?.url { request.url = url }
         if let headers = changes?.headers { request.headers = headers }
+        if let body = changes?.body { request.body = .text(body) }
         return outcome
     }
 
@@ -66,7 +67,7 @@ public final class PostmanSandbox: RequestScripting {
         // A request's first event starts from a clean global object.
         var input = SandboxInput(fresh: event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest }, event: event)
         input.request(name: context.requestName, id: context.requestID ?? "", method: request.method, url: request.url,
-                      headers: request.headers)
+                      headers: request.headers, body: request.body)
         if let response {
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
                            body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
@@ -83,7 +84,8 @@ public final class PostmanSandbox: RequestScripting {
             return outcome
         }
         for script in scripts {
-            engine.call(enter.function, arguments: [script.place])
+            // `pm.execution.skipRequest()` in an earlier script: the request's later scripts do not run.
+            if case .success("skip") = engine.call(enter.function, arguments: [script.place]) { break }
             let result: Result<String, JavaScriptEngine.Failure>
             do {
                 result = engine.call(try engine.compile(script.source, name: script.place), arguments: [])
@@ -102,6 +104,7 @@ public final class PostmanSandbox: RequestScripting {
         }
         outcome.assertions = output.assertions
         outcome.console = output.console
+        outcome.skipRequest = output.skip
         // Only what differs from the files' values is kept: those stay in their own layers.
         variables.globals = output.scopes["globals"] ?? [:]
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)

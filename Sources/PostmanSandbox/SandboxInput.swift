@@ -3,7 +3,7 @@ import ReqRunKit
 /// The JSON handed to `__reqrun.begin`, written directly (Foundation's JSONSerialization of the same
 /// dictionaries took a fifth of a 300-request scripted run's time: perf).
 ///
-/// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}]},
+/// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
 /// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "scopes": {NAME: {…}}}`.
 struct SandboxInput {
     private var text = "{"
@@ -13,7 +13,8 @@ struct SandboxInput {
         JSONNode.appendQuoted(event.rawValue, to: &text)
     }
 
-    mutating func request(name: String, id: String, method: String, url: String, headers: [HeaderField]) {
+    /// - Parameter body: the raw body (`{"mode": "raw", "raw"}`), or only the mode for the others.
+    mutating func request(name: String, id: String, method: String, url: String, headers: [HeaderField], body: RequestBody?) {
         text += ",\"request\":{\"name\":"
         JSONNode.appendQuoted(name, to: &text)
         text += ",\"id\":"
@@ -24,6 +25,17 @@ struct SandboxInput {
         JSONNode.appendQuoted(url, to: &text)
         text += ",\"headers\":"
         append(headers)
+        switch body {
+        case nil: break
+        case .text(let raw), .json(let raw):
+            text += ",\"body\":{\"mode\":\"raw\",\"raw\":"
+            JSONNode.appendQuoted(raw, to: &text)
+            text += "}"
+        case .form: text += ",\"body\":{\"mode\":\"urlencoded\"}"
+        case .multipart: text += ",\"body\":{\"mode\":\"formdata\"}"
+        case .file: text += ",\"body\":{\"mode\":\"file\"}"
+        case .graphQL: text += ",\"body\":{\"mode\":\"graphql\"}"
+        }
         text += "}"
     }
 

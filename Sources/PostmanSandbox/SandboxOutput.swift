@@ -2,7 +2,7 @@ import ReqRunKit
 
 /// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
 /// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
-/// {name: value}, "method" | "url": string or null, "headers": [{"key", "value"}] or null}`.
+/// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool}`.
 struct SandboxOutput {
     var assertions: [ScriptAssertion] = []
     var console: [String] = []
@@ -11,6 +11,10 @@ struct SandboxOutput {
     var method: String?
     var url: String?
     var headers: [HeaderField]?
+    /// The new raw body.
+    var body: String?
+    /// `pm.execution.skipRequest()` was called.
+    var skip = false
 
     /// Nil when `text` is not the JSON `end` writes.
     init?(_ text: String) {
@@ -30,6 +34,8 @@ struct SandboxOutput {
                                                 uniquingKeysWith: { $1 })
             case "method": method = member.value.string
             case "url": url = member.value.string
+            case "body": body = member.value.string
+            case "skip": skip = member.value.bool ?? false
             case "headers":
                 guard case .array(let items) = member.value.value else { continue }
                 headers = items.compactMap { item in

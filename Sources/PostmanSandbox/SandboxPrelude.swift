@@ -143,13 +143,94 @@ enum SandboxPrelude {
   function makeRequest(request) {
     var changed = state.changed;
     var headers = headerList(request.headers, function () { changed.headers = true; });
+    // postman-collection's QueryParamList on the URL's query, as written (not decoded); changes rewrite the URL.
+    function splitURL() {
+      var rest = request.url, hash = '', at = rest.indexOf('#');
+      if (at >= 0) { hash = rest.slice(at); rest = rest.slice(0, at); }
+      var q = rest.indexOf('?');
+      var params = q < 0 || q === rest.length - 1 ? [] : rest.slice(q + 1).split('&').map(function (pair) {
+        var eq = pair.indexOf('=');
+        return eq < 0 ? { key: pair, value: null } : { key: pair.slice(0, eq), value: pair.slice(eq + 1) };
+      });
+      return { base: q < 0 ? rest : rest.slice(0, q), params: params, hash: hash };
+    }
+    function joinURL(parts) {
+      var query = parts.params.map(function (p) { return p.value === null ? p.key : p.key + '=' + p.value; }).join('&');
+      request.url = parts.base + (query ? '?' + query : '') + parts.hash;
+      changed.url = true;
+    }
+    function param(item, value) {
+      if (typeof item === 'string') return { key: item, value: value === undefined ? null : text(value) };
+      return { key: String(item.key), value: item.value === undefined || item.value === null ? null : text(item.value) };
+    }
+    function addParams(items) {
+      var parts = splitURL();
+      if (typeof items === 'string') items = items.split('&').filter(Boolean).map(function (pair) {
+        var eq = pair.indexOf('=');
+        return eq < 0 ? { key: pair } : { key: pair.slice(0, eq), value: pair.slice(eq + 1) };
+      });
+      (Array.isArray(items) ? items : [items]).forEach(function (item) { parts.params.push(param(item)); });
+      joinURL(parts);
+    }
+    function removeParams(names) {
+      var drop = (Array.isArray(names) ? names : [names]).map(function (n) { return typeof n === 'object' ? n.key : String(n); });
+      var parts = splitURL();
+      parts.params = parts.params.filter(function (p) { return drop.indexOf(p.key) < 0; });
+      joinURL(parts);
+    }
+    var query = {
+      get: function (key) {
+        var found = splitURL().params.filter(function (p) { return p.key === key; });
+        return found.length ? found[found.length - 1].value : undefined;
+      },
+      has: function (key) { return splitURL().params.some(function (p) { return p.key === key; }); },
+      all: function () { return splitURL().params; },
+      toObject: function () { var o = {}; splitURL().params.forEach(function (p) { o[p.key] = p.value; }); return o; },
+      each: function (fn) { splitURL().params.forEach(fn); },
+      count: function () { return splitURL().params.length; },
+      add: function (item, value) { var parts = splitURL(); parts.params.push(param(item, value)); joinURL(parts); },
+      upsert: function (item, value) {
+        var e = param(item, value), parts = splitURL(), existing = parts.params.filter(function (p) { return p.key === e.key; });
+        if (existing.length) existing[0].value = e.value; else parts.params.push(e);
+        joinURL(parts);
+      },
+      remove: function (key) { removeParams(key); },
+      clear: function () { var parts = splitURL(); parts.params = []; joinURL(parts); },
+      toString: function () { var p = splitURL().params; return p.map(function (x) { return x.value === null ? x.key : x.key + '=' + x.value; }).join('&'); }
+    };
     var url = {
+      query: query,
+      getQueryString: function () { return query.toString(); },
       toString: function () { return request.url; },
       update: function (value) { request.url = String(value); changed.url = true; },
       getHost: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]*)/i.exec(request.url); return m ? m[1] : ''; },
       getPath: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(request.url); return m && m[1] ? m[1] : '/'; }
     };
-    var result = { headers: headers, name: request.name, id: request.id };
+    var body = request.body ? {
+      mode: request.body.mode,
+      toString: function () { return request.body.raw === undefined ? '' : request.body.raw; },
+      update: function (value) {
+        request.body.mode = 'raw';
+        request.body.raw = typeof value === 'string' ? value : text(value && value.raw !== undefined ? value.raw : value);
+        changed.body = true;
+      },
+      isEmpty: function () { return !request.body.raw; }
+    } : undefined;
+    if (body) {
+      Object.defineProperty(body, 'raw', {
+        enumerable: true,
+        get: function () { return request.body.raw; },
+        set: function (value) { body.update(value); }
+      });
+    }
+    var result = {
+      headers: headers, name: request.name, id: request.id, body: body,
+      addHeader: function (item) { headers.add(item); },
+      removeHeader: function (name) { headers.remove(name); },
+      upsertHeader: function (item) { headers.upsert(item); },
+      addQueryParams: addParams,
+      removeQueryParams: removeParams
+    };
     Object.defineProperty(result, 'url', {
       enumerable: true,
       get: function () { return url; },
@@ -461,6 +542,8 @@ enum SandboxPrelude {
         request: state.request,
         response: state.response,
         iterationData: iterationData,
+        // Only skipRequest so far (flow control comes with setNextRequest).
+        execution: { skipRequest: function () { state.skip = true; } },
         info: { eventName: input.event, iteration: 0, iterationCount: 1, requestName: input.request.name, requestId: input.request.id }
       };
       define('pm', pm);
@@ -489,9 +572,11 @@ enum SandboxPrelude {
       }
     },
     enter: function (place) {
+      if (state.skip) return 'skip';
       state.place = place;
       state.tests = {};
       global.tests = state.tests;
+      return '';
     },
     // Legacy `tests["name"] = value` of the script that just ran.
     leave: function () {
@@ -509,7 +594,9 @@ enum SandboxPrelude {
         globals: asText('globals'), collection: asText('collection'), environment: asText('environment'), local: asText('local'),
         method: state.changed.method ? state.requestData.method : null,
         url: state.changed.url ? state.requestData.url : null,
-        headers: state.changed.headers ? state.requestData.headers : null
+        headers: state.changed.headers ? state.requestData.headers : null,
+        body: state.changed.body ? state.requestData.body.raw : null,
+        skip: state.skip === true
       });
     }
   };

@@ -178,6 +178,33 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[0]) == ["✓ sent as changed"])
     }
 
+    @Test func preRequestScriptsChangeQueryAndBodyAndSkipRequests() throws {
+        let base = try TestServers.httpbin()
+        let collection = """
+            {"info": {"name": "q", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+              {"name": "query and body", "event": [{"listen": "prerequest", "script": {"exec": [
+                 "pm.request.url.query.add({key: 'added', value: 'a b'}); pm.request.url.query.upsert({key: 'keep', value: '2'});",
+                 "pm.request.url.query.remove('drop'); pm.request.addQueryParams('x=1&y');",
+                 "console.log(pm.request.url.query.get('keep'), pm.request.url.query.has('drop'), pm.request.body.mode);",
+                 "const body = JSON.parse(pm.request.body.raw); body.signed = true; pm.request.body.raw = JSON.stringify(body);"]}},
+                {"listen": "test", "script": {"exec": [
+                 "pm.test('sent as changed', () => { const j = pm.response.json();",
+                 "  pm.expect(j.args).to.eql({keep: '2', added: 'a b', x: '1', y: ''}); pm.expect(j.json).to.eql({n: 1, signed: true}); });"]}}],
+               "request": {"method": "POST", "url": "\(base)/anything?keep=1&drop=x",
+                 "body": {"mode": "raw", "raw": "{\\"n\\": 1}", "options": {"raw": {"language": "json"}}}}},
+              {"name": "skipped", "event": [{"listen": "prerequest", "script": {"exec": ["pm.execution.skipRequest();"]}},
+                                            {"listen": "test", "script": {"exec": ["throw new Error('no test runs');"]}}],
+               "request": {"method": "GET", "url": "http://127.0.0.1:9/never"}}]}
+            """
+        let (output, record) = try run(collection)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].console == ["2 false raw"])
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ sent as changed"])
+        #expect(record.results[1].outcome == .skipped)
+        #expect(record.results[1].error?.message == "a pre-request script called pm.execution.skipRequest()")
+    }
+
     @Test func scriptErrorsFailTheirRequestWithPlaceAndPositionAndExit3() throws {
         let base = try TestServers.httpbin()
         let (output, record) = try run(Self.collection([

@@ -56,6 +56,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             var scope = currentScope()
             var request = reference.request
             var scriptError: String?
+            var skippedByScript = false
             var console: [String] = []
             let preRequestScripts = request.eventScripts.filter { $0.event == .prerequest }
             if let scripting, !preRequestScripts.isEmpty {
@@ -64,12 +65,17 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                                                    variables: &scriptVariables)
                 scope = currentScope()
                 scriptError = outcome.error
+                skippedByScript = outcome.skipRequest && outcome.error == nil
                 console = outcome.console
             }
             var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                     name: request.name, method: request.method, url: request.url)
             if !console.isEmpty { entry.console = console }
             var secrets = scope.secretValues()
+            if skippedByScript {
+                entry.skipped = true
+                scriptError = "a pre-request script called pm.execution.skipRequest()"
+            }
             if let scriptError {
                 entry.error = scriptError
                 return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))

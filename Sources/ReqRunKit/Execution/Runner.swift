@@ -247,8 +247,10 @@ private struct Scheduler {
             preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
                                               variables: &scriptVariables)
             scope = self.scope(position, fileLayers: layers)
-            if let error = preRequest.error {
-                var result = baseResult(position, url: request.url, outcome: .scriptError, error: ResultError(message: error))
+            if preRequest.error != nil || preRequest.skipRequest {
+                let message = preRequest.error ?? "a pre-request script called pm.execution.skipRequest()"
+                var result = baseResult(position, url: (try? scope.resolve(request.url, field: "url")) ?? request.url,
+                                        outcome: preRequest.error != nil ? .scriptError : .skipped, error: ResultError(message: message))
                 Self.record(preRequest, in: &result)
                 complete(position, result, secrets: scope.secretValues())
                 return

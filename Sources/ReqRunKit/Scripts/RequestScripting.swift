@@ -6,7 +6,7 @@
 /// scripts set so far (`ScriptVariables`) and return them changed.
 public protocol RequestScripting: AnyObject {
     /// Runs `scripts` (the request's `prerequest` scripts, collection first) on `request`, whose templates
-    /// are not resolved yet; the scripts may change its method, URL and header fields.
+    /// are not resolved yet; the scripts may change its method, URL, header fields and raw body.
     func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext, variables: inout ScriptVariables) -> ScriptOutcome
 
     /// Runs `scripts` (the request's `test` scripts, collection first) on `response`.
@@ -64,6 +64,9 @@ public struct ScriptOutcome: Sendable, Equatable {
     /// (`collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`); the later scripts of the
     /// event did not run.
     public var error: String?
+    /// A pre-request script called `pm.execution.skipRequest()`: the request is not sent (Postman's meaning);
+    /// the request's later scripts did not run.
+    public var skipRequest = false
 
     public init(assertions: [ScriptAssertion] = [], console: [String] = [], error: String? = nil) {
         self.assertions = assertions
