@@ -291,6 +291,39 @@ import TestSupport
         #expect(!dir.exists(".reqrun/runs"))
     }
 
+    @Test func exportEnvironmentAndGlobalsWriteWhatScriptsSetAndLeaveTheEnvironmentFileAlone() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("set", "\(base)/get", [], ["pm.environment.set('token', 'new'); pm.environment.set('added', 'A'); pm.globals.set('g', 1);"]),
+        ]))
+        let environment = #"{"name": "stage", "values": [{"key": "token", "value": "old", "type": "secret"}, {"key": "base", "value": "b"}]}"#
+        try dir.write("stage.json", environment)
+        let output = try ReqRunBinary.run(["run", "--all", "--env", "stage.json", "--export-environment", "out/env.json",
+                                           "--export-globals", "globals.json"], in: dir.url)
+        #expect(output.status == 74, "a missing folder: \(output.stderr)")
+        #expect(output.stderr.contains("error: ") && output.stderr.contains("/out/"), "\(output.stderr)")
+        #expect(dir.exists("globals.json"), "each export is tried")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let again = try ReqRunBinary.run(["run", "--all", "--env", "stage.json", "--export-environment", "out/env.json",
+                                          "--export-globals", "globals.json"], in: dir.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("environment written to out/env.json"))
+        struct Export: Decodable {
+            struct Value: Decodable, Equatable { var key: String; var value: String; var type: String; var enabled: Bool }
+            var name: String
+            var values: [Value]
+            var _postman_variable_scope: String
+        }
+        let env = try JSONDecoder().decode(Export.self, from: Data(try dir.read("out/env.json").utf8))
+        #expect(env.name == "stage" && env._postman_variable_scope == "environment")
+        #expect(env.values == [.init(key: "token", value: "new", type: "secret", enabled: true), .init(key: "base", value: "b", type: "default", enabled: true),
+                               .init(key: "added", value: "A", type: "default", enabled: true)])
+        let globals = try JSONDecoder().decode(Export.self, from: Data(try dir.read("globals.json").utf8))
+        #expect(globals.values == [.init(key: "g", value: "1", type: "default", enabled: true)])
+        #expect(try dir.read("stage.json") == environment)
+    }
+
     @Test func aBadScriptTimeoutIsAUsageError() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/scripts.json", Self.collection([("x", "http://127.0.0.1:9/", [], ["1;"])]))

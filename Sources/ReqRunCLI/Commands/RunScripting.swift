@@ -1,3 +1,4 @@
+import Foundation
 import PostmanSandbox
 import ReqRunKit
 
@@ -11,6 +12,25 @@ enum RunScripting {
             throw UsageError(message: "--script-timeout expects a number of seconds, got '\(text)'", command: command)
         }
         return value
+    }
+
+    /// Writes `--export-environment` and `--export-globals` (mode 0600: they may hold secrets), each tried;
+    /// false when one could not be written (said on stderr).
+    static func export(_ variables: ScriptVariables, environment: Environment?, _ arguments: ParsedArguments, _ terminal: Terminal) -> Bool {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        var ok = true
+        for (option, bytes) in [("--export-environment", { PostmanVariablesExport.environment(environment, scripts: variables) }),
+                                ("--export-globals", { PostmanVariablesExport.globals(variables) })] {
+            guard let path = arguments.value(option) else { continue }
+            do {
+                try AtomicFile.write(bytes(), to: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL, mode: 0o600)
+                terminal.line(terminal.styled("\(option.dropFirst(9)) written to \(path)", .dim))
+            } catch {
+                terminal.error("\(error)")
+                ok = false
+            }
+        }
+        return ok
     }
 
     /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,

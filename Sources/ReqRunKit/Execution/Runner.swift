@@ -33,7 +33,7 @@ public enum Runner {
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
                                selection: configuration.selection, results: results)
-        return CompletedRun(record: record, encodedResults: encoded)
+        return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables)
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -101,6 +101,8 @@ public enum Runner {
 public struct CompletedRun: Sendable {
     public var record: RunRecord
     public var encodedResults: [[UInt8]]
+    /// What the run's scripts set, for `--export-environment` and `--export-globals`.
+    public var scriptVariables = ScriptVariables()
 }
 
 /// One request on its way: prepared, possibly redirected or retried.
