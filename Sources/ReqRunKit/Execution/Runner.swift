@@ -66,7 +66,8 @@ public enum Runner {
     /// or through the values of collection, group, environment or `--var` variables. A request that captures
     /// a cookie runs alone: it waits for every earlier request, and every later one waits for it. Its cookie
     /// is in the run's jar as soon as its response arrives, so a request in flight meanwhile could carry a
-    /// credential not yet known as one (and not masked), or miss it by chance.
+    /// credential not yet known as one (and not masked), or miss it by chance. A request with Postman scripts
+    /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
         guard references.contains(where: { !$0.request.captures.isEmpty || !$0.request.eventScripts.isEmpty }) else {
@@ -261,8 +262,10 @@ private struct Scheduler {
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
-            complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
-                                          error: ResultError(message: failure.description)), secrets: scope.secretValues())
+            var result = baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
+                                    error: ResultError(message: failure.description))
+            Self.record(preRequest, in: &result)
+            complete(position, result, secrets: scope.secretValues())
         case .success(let prepared):
             var policy = configuration.redirects
             if let follow = request.followRedirects { policy.follow = follow }
