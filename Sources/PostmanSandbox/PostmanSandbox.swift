@@ -15,6 +15,8 @@ public final class PostmanSandbox: RequestScripting {
     public static let defaultTimeLimit = 5.0
 
     private let engine: JavaScriptEngine
+    /// Modules already defined in the context (`SandboxModules`).
+    private var definedModules: Set<String> = []
     private let begin, enter, leave, end: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
@@ -79,6 +81,19 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
+        for script in scripts {
+            for name in SandboxModules.requested(in: script.source) where !definedModules.contains(name) {
+                // A module that cannot be read stays undefined: `require` then says which package it needs.
+                guard case .success(let definition) = SandboxModules.definition(name) else { continue }
+                do {
+                    try engine.evaluate(definition, name: "require('\(name)')")
+                    definedModules.insert(name)
+                } catch {
+                    outcome.error = "\(script.place): require('\(name)') failed to load: \(error.message)"
+                    return outcome
+                }
+            }
+        }
         guard case .success = begin.call(engine, [input.finish()]) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome

@@ -514,12 +514,33 @@ enum SandboxPrelude {
     return result;
   }
 
+  // require(): the modules Swift defined (SandboxModules), each made once per run.
+  var factories = {}, modules = {}, globals = {};
+  var provided = ['crypto-js', 'lodash', 'moment', 'uuid'];
+  function require(name) {
+    name = String(name);
+    if (own(modules, name)) return modules[name];
+    if (!own(factories, name)) {
+      throw new Error("Cannot find module '" + name + "': reqrun's sandbox provides " + provided.join(', ') +
+                      (provided.indexOf(name) >= 0 ? ' (its package is not installed)' : ''));
+    }
+    var module = { exports: {} };
+    factories[name].call(global, module, module.exports);
+    modules[name] = module.exports;
+    return module.exports;
+  }
+  define('require', require);
+
   var baseline = null;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
 
   global.__reqrun = {
+    define: function (name, factory, globalName) {
+      factories[name] = factory;
+      if (globalName) globals[globalName] = name;
+    },
     begin: function (json) {
       var input = JSON.parse(json);
       if (input.fresh && baseline) {
@@ -555,6 +576,7 @@ enum SandboxPrelude {
       define('environment', Object.assign({}, input.scopes.environment));
       define('globals', Object.assign({}, input.scopes.globals));
       define('data', {});
+      Object.keys(globals).forEach(function (name) { define(name, require(globals[name])); });
       define('iteration', 0);
       if (!input.response) {
         ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });

@@ -57,6 +57,32 @@ import ReqRunKit
         #expect(outcome.assertions.map(\.passed) == [true], "\(outcome.assertions)")
     }
 
+    @Test func requireGivesDebiansLodashMomentAndCryptoJSAndOurUUID() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, [
+            "const CryptoJS = require('crypto-js'), moment = require(\"moment\"), lodash = require('lodash');",
+            "pm.test('crypto-js', () => {",
+            "  pm.expect(CryptoJS.HmacSHA256('The quick brown fox jumps over the lazy dog', 'key').toString())",
+            "    .to.equal('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');",
+            "  pm.expect(CryptoJS.MD5('abc').toString(CryptoJS.enc.Hex)).to.equal('900150983cd24fb0d6963f7d28e17f72');",
+            "  pm.expect(CryptoJS.enc.Base64.stringify(CryptoJS.enc.Utf8.parse('hi'))).to.equal('aGk='); });",
+            "pm.test('moment', () => pm.expect(moment.utc('2026-12-01T09:00:00Z').add(7, 'days').format('YYYY-MM-DD')).to.equal('2026-12-08'));",
+            "pm.test('lodash and _', () => { pm.expect(lodash.chunk([1, 2, 3], 2)).to.eql([[1, 2], [3]]); pm.expect(_.sum([1, 2])).to.equal(3); });",
+            "pm.test('same module object', () => pm.expect(require('lodash')).to.equal(lodash));",
+            "pm.test('uuid', () => { const uuid = require('uuid'); pm.expect(uuid()).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);",
+            "  pm.expect(uuid.v4()).to.not.equal(uuid.v4()); });",
+            "pm.test('unknown module', () => pm.expect(() => require('fs')).to.throw(\"Cannot find module 'fs': reqrun's sandbox provides crypto-js, lodash, moment, uuid\"));",
+        ], variables: &variables)
+        #expect(outcome.error == nil)
+        #expect(outcome.assertions.filter { !$0.passed }.map { "\($0.name): \($0.error ?? "")" } == [])
+        #expect(outcome.assertions.count == 6)
+        // A fresh context: the global alone brings the module in.
+        let legacy = test(try PostmanSandbox(), ["pm.test('CryptoJS global', () => pm.expect(CryptoJS.SHA1('abc').toString()).to.equal('a9993e364706816aba3e25717850c26c9cd0d89d'));"],
+                          variables: &variables)
+        #expect(legacy.assertions.map(\.passed) == [true], "\(legacy)")
+    }
+
     @Test func theTimeLimitCanBeTurnedOffAndAThrownStringIsReportedWithoutPosition() throws {
         let sandbox = try PostmanSandbox(timeLimit: 0)
         var variables = ScriptVariables()

@@ -251,7 +251,8 @@ import TestSupport
             ("second", "\(base)/get", [], [
                 "pm.test('globals reset', () => pm.expect(typeof leaked).to.equal('undefined'));",
                 "pm.test('same context', () => pm.expect([].sameContext).to.equal(true));",
-                "pm.test('nothing outside ECMAScript', () => { pm.expect(typeof require).to.equal('undefined');",
+                "pm.test('nothing outside ECMAScript', () => { pm.expect(() => require('fs')).to.throw(/Cannot find module 'fs'/);",
+                "  pm.expect(() => require('child_process')).to.throw(/Cannot find module/);",
                 "  pm.expect(typeof process).to.equal('undefined'); pm.expect(typeof fetch).to.equal('undefined');",
                 "  pm.expect(typeof XMLHttpRequest).to.equal('undefined'); pm.expect(typeof print).to.equal('undefined'); });",
             ]),
