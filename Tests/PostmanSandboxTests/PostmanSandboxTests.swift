@@ -42,6 +42,25 @@ import ReqRunKit
         #expect(variables.local == ["t": "12"])
     }
 
+    @Test func unsetClearAndTheLegacyClearFunctionsRemoveValues() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        variables.environment = ["a": "1", "b": "2"]
+        variables.globals = ["g": "1", "h": "2"]
+        variables.local = ["l": "1"]
+        variables.collections[0] = ["c": "1"]
+        let outcome = test(sandbox, [
+            "pm.environment.unset('a'); postman.clearEnvironmentVariable('b'); postman.setEnvironmentVariable('e', 'E');",
+            "postman.clearGlobalVariable('g'); pm.variables.clear(); pm.collectionVariables.clear();",
+            "pm.test('gone', () => { pm.expect(pm.environment.toObject()).to.eql({e: 'E'}); pm.expect(pm.globals.toObject()).to.eql({h: '2'});",
+            "  pm.expect(pm.variables.has('l')).to.be.false; pm.expect(pm.collectionVariables.has('c')).to.be.false; });",
+            "postman.clearGlobalVariables(); pm.test('all globals gone', () => pm.expect(pm.globals.toObject()).to.eql({}));",
+            "postman.clearEnvironmentVariables(); pm.test('all environment gone', () => pm.expect(postman.getEnvironmentVariable('e')).to.be.undefined);",
+        ], variables: &variables)
+        #expect(outcome.assertions.map(\.passed) == [true, true, true], "\(outcome.assertions)")
+        #expect(variables.environment.isEmpty && variables.globals.isEmpty && variables.local.isEmpty && variables.collections[0] == [:])
+    }
+
     @Test func valuesKeepTheirJavaScriptTypeForTheRestOfTheRunWhileTheirTextIsUnchanged() throws {
         let sandbox = try PostmanSandbox()
         var variables = ScriptVariables()

@@ -355,7 +355,8 @@ import TestSupport
         try dir.write("collections/scripts.json", Self.collection([
             ("checked", "\(base)/get", [], ["pm.test('passes', () => {});", "pm.test('fails', () => pm.expect(1).to.equal(2));"]),
         ]))
-        let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=junit.xml"], in: dir.url)
+        let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=junit.xml", "--report", "html=report.html"], in: dir.url)
+        #expect(try dir.read("report.html").contains("✗ fails — AssertionError: expected 1 to equal 2</li>"))
         #expect(output.status == 1)
         let xml = try dir.read("junit.xml")
         #expect(xml.contains("<testcase name=\"passes\" classname=\"scripts.scripts.checked\""))
