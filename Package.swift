@@ -2,6 +2,10 @@
 // reqrun: a command-line runner for collections of HTTP requests, on libcurl.
 import PackageDescription
 
+/// Where Debian puts JavaScriptCore's headers (pkg-config `javascriptcoregtk-4.1 --cflags`). Not through
+/// `pkgConfig:`, which would also link the library into every executable.
+let javaScriptCoreHeaders = SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/webkitgtk-4.1"])
+
 let package = Package(
     name: "reqrun",
     products: [
@@ -21,12 +25,22 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // JavaScriptCore's C API for Postman scripts (libjavascriptcoregtk-4.1-dev): headers only, the library is
+        // loaded with dlopen when a run has scripts (shim.h), so nothing else links it.
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
         .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
-        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit"]),
+        // Pre-request and test scripts of Postman collections (postman-sandbox's API, chai from libjs-chai).
+        .target(name: "PostmanSandbox", dependencies: ["ReqRunKit", "CJavaScriptCore"],
+                swiftSettings: [javaScriptCoreHeaders]),
+        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "PostmanSandbox"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
         .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),
         .testTarget(name: "ReqRunKitTests", dependencies: ["ReqRunKit", "TestSupport"]),
+        .testTarget(name: "PostmanSandboxTests", dependencies: ["PostmanSandbox", "ReqRunKit"]),
         .testTarget(name: "ReqRunCLITests", dependencies: ["ReqRunCLI", "ReqRunKit", "TestSupport", "reqrun"]),
     ],
     swiftLanguageModes: [.v6]

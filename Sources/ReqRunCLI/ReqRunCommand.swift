@@ -1,5 +1,6 @@
 import Foundation
 import ReqRunKit
+import PostmanSandbox
 
 /// A subcommand: its spec (parsing and help) and what it does.
 struct Command: Sendable {
@@ -97,6 +98,9 @@ public enum ReqRunCommand {
         case is InputError, is WorkspaceError, is SelectionError, is RunStoreError:
             terminal.error("\(error)")
             return ExitCode.badInput.rawValue
+        case is SandboxError:
+            terminal.error("\(error)")
+            return ExitCode.requestError.rawValue
         case is FileError:
             terminal.error("\(error)")
             return ExitCode.ioError.rawValue

@@ -45,9 +45,9 @@ import TestSupport
         let dir = try workspace()
         let output = try ReqRunBinary.run(["list", "--all"], in: dir.url)
         #expect(output.status == 0)
-        #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts not run: test; 1 status check translated]"))
-        #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script not run (reqrun does not run JavaScript): 1 test; "
-                + "1 status check translated into expectations: pm.response.to.have.status(200) ×1; 'reqrun list' marks the requests that had scripts\n")
+        #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts: test; 1 status check translated]"))
+        #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script (1 test), run by 'reqrun run' (pre-request scripts also by --dry-run); "
+                + "1 status check translated into expectations for 'reqrun import': pm.response.to.have.status(200) ×1; 'reqrun list' marks the requests that had scripts\n")
         let json = try ReqRunBinary.run(["list", "--all", "--json"], in: dir.url)
         let tree = try JSONDecoder().decode(OutlineTree.self, from: Data(json.stdout.utf8))
         #expect(tree.collections[0].groups.map(\.name) == ["Items", "Shop"])
@@ -82,7 +82,9 @@ import TestSupport
         let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
         let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(try #require(runs.first))").utf8))
         #expect(record.results[0].url.hasSuffix("/anything/items/7?full=true"))
-        #expect(record.results[0].expectations.map(\.description) == ["status is 200"])
+        // The test script runs (not its translation into a status expectation).
+        #expect(record.results[0].expectations.map(\.description) == ["Status code is 200"])
+        #expect(record.results[0].expectations.map(\.kind) == ["script"])
         #expect(record.results[0].request?.headers.contains(HeaderField(name: "Authorization", value: "****")) == true)
         #expect(record.results[1].response?.body.data.contains(#"{\"name\": \"Ada\"}"#) == true)
         #expect(record.results[3].response?.status == 200)

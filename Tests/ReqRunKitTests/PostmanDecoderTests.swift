@@ -214,7 +214,7 @@ import Testing
         #expect(all[1].scripts == nil)
         #expect(all[1].expectations.map(\.expectation) == [.status(codes: [], classes: [2])])
         let warning = try #require(collection.warnings.first)
-        #expect(warning.hasPrefix("collections/shop.json: 3 scripts not run (reqrun does not run JavaScript): 1 pre-request, 2 test; 6 status checks translated"))
+        #expect(warning.hasPrefix("collections/shop.json: 3 scripts (1 pre-request, 2 test), run by 'reqrun run' (pre-request scripts also by --dry-run); 6 status checks translated into expectations for 'reqrun import'"))
     }
 
     /// One long line (a minified snippet, an inline schema) costs time and memory in proportion to its length:

@@ -6,8 +6,9 @@ import ReqRunKit
 enum DryRunOutput {
     /// Exit code 0 when every request could be prepared (skipped schemes included), 3 when one could not
     /// (an undefined variable…), as a real run would.
-    static func run(_ references: [RequestReference], _ configuration: RunConfiguration, json: Bool, _ terminal: Terminal) throws -> ExitCode {
-        let entries = DryRunEntry.plan(references, configuration: configuration)
+    static func run(_ references: [RequestReference], _ configuration: RunConfiguration, scripting: RequestScripting?, json: Bool,
+                    _ terminal: Terminal) throws -> ExitCode {
+        let entries = DryRunEntry.plan(references, configuration: configuration, scripting: scripting)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -23,6 +24,7 @@ enum DryRunOutput {
     /// `# Collection / Group / name`, the request line and header fields as on the wire, a blank line, the content.
     static func text(_ entry: DryRunEntry, _ terminal: Terminal) -> String {
         var out = terminal.styled("# " + Terminal.sanitized(([entry.collection] + entry.groupPath + [entry.name]).joined(separator: " / ")), .dim) + "\n"
+        for line in entry.console ?? [] { out += terminal.styled("│ " + Terminal.sanitized(line), .dim) + "\n" }
         if let error = entry.error {
             let label = entry.skipped == true ? "skipped" : "not sent"
             return out + "\(Terminal.sanitized(entry.method)) \(Terminal.sanitized(entry.url))\n" + terminal.styled("\(label): \(Terminal.sanitized(error))", .red) + "\n\n"

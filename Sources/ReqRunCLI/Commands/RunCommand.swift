@@ -44,6 +44,9 @@ enum RunCommand {
             .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
             .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
             .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
+            .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
+            .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
+            .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection, .fileRoot,
@@ -79,6 +82,7 @@ enum RunCommand {
         if parallel > 1, arguments.value("--delay") != nil {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
+        let scriptTimeLimit = try RunScripting.timeLimit(arguments.value("--script-timeout"), command: command.spec)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
             for report in reports { try report.createFolder() }
@@ -134,10 +138,12 @@ enum RunCommand {
             terminal.warning(message)
         }
         let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
+        // Before older records are pruned: a sandbox that cannot start loses nothing.
+        let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
         if arguments.flag("--dry-run") {
             return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                 processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets")),
-                json: arguments.flag("--json"), terminal)
+                scripting: scripting, json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
@@ -160,7 +166,7 @@ enum RunCommand {
         DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
         let started = Date()
-        let run = Runner.run(references, configuration: configuration, workspace: context.workspace) { result in
+        let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
             terminal.line(ResultLines.lines(result, terminal))
         }
         let record = run.record
@@ -190,6 +196,7 @@ enum RunCommand {
                 reportFailed = true
             }
         }
+        reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }

@@ -5,14 +5,28 @@ enum ResultLines {
     /// The request's line, then one indented line per failed expectation or capture (expected vs. actual).
     static func lines(_ result: RequestResult, _ terminal: Terminal) -> String {
         var text = line(result, terminal)
-        for expectation in result.expectations where !expectation.passed {
+        for expectation in result.expectations where expectation.kind != nil || !expectation.passed {
+            if expectation.kind != nil {
+                text += "\n    " + scriptAssertion(expectation, terminal)
+                continue
+            }
             text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(expectation.description))", .red)
                 + "\n        expected: \(Terminal.sanitized(expectation.expected))\n        actual:   \(Terminal.sanitized(expectation.actual))"
         }
         for capture in result.captures {
             if let error = capture.error { text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(error))", .red) }
         }
+        for line in result.console ?? [] { text += "\n    " + terminal.styled("│ " + Terminal.sanitized(line), .dim) }
         return text
+    }
+
+    /// A script's assertion, passed or not, as Newman lists them under the request: `✓ name`, `✗ name`
+    /// and its error, `- name (skipped)`.
+    static func scriptAssertion(_ assertion: ExpectationResult, _ terminal: Terminal) -> String {
+        let name = Terminal.sanitized(assertion.description)
+        if assertion.kind == "script-skipped" { return terminal.styled("- \(name) (skipped)", .dim) }
+        if assertion.passed { return terminal.styled("✓", .green) + " \(name)" }
+        return terminal.styled("✗ \(name)", .red) + (assertion.actual.isEmpty ? "" : "\n        \(Terminal.sanitized(assertion.actual))")
     }
 
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
@@ -28,7 +42,7 @@ enum ResultLines {
                 + "\(milliseconds(result.timings?.total ?? 0))  \(byteCount(response.bodySize))"
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
                 + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
-        case .transportError, .invalid:
+        case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
         case .skipped:
             return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled("skipped: \(Terminal.sanitized(result.error?.message ?? ""))", .dim)

@@ -21,6 +21,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
     /// Why the request would not be sent (undefined variable…); `skipped` for a scheme reqrun does not send.
     public var error: String?
     public var skipped: Bool?
+    /// What the request's pre-request scripts wrote with `console.*`, when they ran.
+    public var console: [String]?
 
     /// The content: `text` when it is valid UTF-8, else `base64`; `file` for a file streamed from disk;
     /// `parts` for multipart content (libcurl writes the boundary).
@@ -39,14 +41,45 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
     }
 
     /// The plan for each reference, secrets masked as `****` unless `showSecrets`.
-    public static func plan(_ references: [RequestReference], configuration: RunConfiguration) -> [DryRunEntry] {
+    /// - Parameter scripting: runs the requests' pre-request scripts first, as a run does (what they set is
+    ///   there for the next requests; test scripts, which need a response, do not run); nil: none run.
+    public static func plan(_ references: [RequestReference], configuration: RunConfiguration,
+                            scripting: RequestScripting? = nil) -> [DryRunEntry] {
         let captured = VariableLayer.captures()
+        var scriptVariables = ScriptVariables()
         return references.map { reference in
-            let scope = Runner.scope(for: reference, configuration, captured: captured)
-            let request = reference.request
+            let layers = Runner.fileLayers(reference)
+            func currentScope() -> VariableScope {
+                Runner.scope(fileLayers: layers, configuration, captured: captured, scripts: scripting == nil ? nil : scriptVariables,
+                             collectionKey: reference.collectionIndex)
+            }
+            var scope = currentScope()
+            var request = reference.request
+            var scriptError: String?
+            var skippedByScript = false
+            var console: [String] = []
+            let preRequestScripts = request.eventScripts.filter { $0.event == .prerequest }
+            if let scripting, !preRequestScripts.isEmpty {
+                let outcome = scripting.preRequest(preRequestScripts, request: &request,
+                                                   context: Runner.scriptContext(reference, configuration, captured: captured),
+                                                   variables: &scriptVariables)
+                scope = currentScope()
+                scriptError = outcome.error
+                skippedByScript = outcome.skipRequest && outcome.error == nil
+                console = outcome.console
+            }
             var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                     name: request.name, method: request.method, url: request.url)
+            if !console.isEmpty { entry.console = console }
             var secrets = scope.secretValues()
+            if skippedByScript {
+                entry.skipped = true
+                scriptError = "a pre-request script called pm.execution.skipRequest()"
+            }
+            if let scriptError {
+                entry.error = scriptError
+                return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
+            }
             switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
             case .failure(let failure):
                 entry.error = failure.description
@@ -87,6 +120,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         }
         copy.transferAuth = transferAuth.map(masker.mask)
         copy.error = error.map(masker.mask)
+        copy.console = console?.map(masker.mask)
         return copy
     }
 }

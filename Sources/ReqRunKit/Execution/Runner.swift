@@ -14,20 +14,26 @@ public enum Runner {
     ///   or with `parallel` > 1 on a second thread).
     /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`),
     ///   with its results' JSON already encoded.
+    /// - Parameter scripting: runs the requests' Postman scripts (`Request.eventScripts`); nil: they are not run.
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
+                           scripting: RequestScripting? = nil,
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> CompletedRun {
         let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets,
                                       inBackground: configuration.parallel > 1, onResult: onResult)
-        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline)
+        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting)
         let started = scheduler.runStart
         scheduler.run()
         let captured = scheduler.captured
-        let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] })
+        // Secret variables whose values scripts changed are masked with their new values too.
+        let secretNames = configuration.environment?.layer.secretNames ?? []
+        let scriptSecrets = [scheduler.scriptVariables.globals, scheduler.scriptVariables.environment, scheduler.scriptVariables.local]
+            .flatMap { values in secretNames.compactMap { values[$0] } }
+        let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets)
         let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
                                selection: configuration.selection, results: results)
-        return CompletedRun(record: record, encodedResults: encoded)
+        return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables)
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -60,10 +66,13 @@ public enum Runner {
     /// or through the values of collection, group, environment or `--var` variables. A request that captures
     /// a cookie runs alone: it waits for every earlier request, and every later one waits for it. Its cookie
     /// is in the run's jar as soon as its response arrives, so a request in flight meanwhile could carry a
-    /// credential not yet known as one (and not masked), or miss it by chance.
+    /// credential not yet known as one (and not masked), or miss it by chance. A request with Postman scripts
+    /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
-        guard references.contains(where: { !$0.request.captures.isEmpty }) else { return Array(repeating: [], count: references.count) }
+        guard references.contains(where: { !$0.request.captures.isEmpty || !$0.request.eventScripts.isEmpty }) else {
+            return Array(repeating: [], count: references.count)
+        }
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
         var lastCookieCapture: Int?
@@ -72,7 +81,9 @@ public enum Runner {
             let used = reference.referencedVariables(alsoThrough: layerValues)
             var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
             if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
-            if reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
+            // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
+            let hasScripts = !reference.request.eventScripts.isEmpty
+            if hasScripts || reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
@@ -80,6 +91,7 @@ public enum Runner {
                 capturedBy[capture.variable, default: []].append(position)
                 if case .cookie = capture.source { lastCookieCapture = position }
             }
+            if hasScripts { lastCookieCapture = position }
         }
         return result
     }
@@ -90,6 +102,8 @@ public enum Runner {
 public struct CompletedRun: Sendable {
     public var record: RunRecord
     public var encodedResults: [[UInt8]]
+    /// What the run's scripts set, for `--export-environment` and `--export-globals`.
+    public var scriptVariables = ScriptVariables()
 }
 
 /// One request on its way: prepared, possibly redirected or retried.
@@ -104,6 +118,9 @@ private struct Job {
     var startedAt: Date
     var needsBody: Bool
     var policy: RedirectPolicy
+    /// The request as its pre-request scripts left it, and what they did.
+    var request: Request
+    var preRequest = ScriptOutcome()
 }
 
 /// The run loop: starts requests whose dependencies are done, up to `parallel` at a time, and finishes
@@ -139,13 +156,17 @@ private struct Scheduler {
     var lastStart: Date?
     /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
     var fileLayerCache: [UUID: [VariableLayer]] = [:]
+    let scripting: RequestScripting?
+    /// What scripts have set so far.
+    var scriptVariables = ScriptVariables()
 
-    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline) {
+    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?) {
+        self.scripting = scripting
         self.references = references
         self.configuration = configuration
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = references.contains { !$0.request.captures.isEmpty }
+        self.hasCaptures = references.contains { !$0.request.captures.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -224,31 +245,48 @@ private struct Scheduler {
     /// Prepares the request; a request that cannot be prepared is finished at once.
     private mutating func start(_ position: Int) {
         let reference = references[position]
-        let request = reference.request
+        var request = reference.request
         let key = reference.groups.last!.id
         let layers = fileLayerCache[key] ?? Runner.fileLayers(reference)
         fileLayerCache[key] = layers
-        let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
+        var scope = scope(position, fileLayers: layers)
+        var preRequest = ScriptOutcome()
+        let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
+        if let scripting, !preRequestScripts.isEmpty {
+            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
+                                              variables: &scriptVariables)
+            scope = self.scope(position, fileLayers: layers)
+            if preRequest.error != nil || preRequest.skipRequest {
+                let message = preRequest.error ?? "a pre-request script called pm.execution.skipRequest()"
+                var result = baseResult(position, url: (try? scope.resolve(request.url, field: "url")) ?? request.url,
+                                        outcome: preRequest.error != nil ? .scriptError : .skipped, error: ResultError(message: message))
+                Self.record(preRequest, in: &result)
+                complete(position, result, secrets: scope.secretValues())
+                return
+            }
+        }
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
             let url = failure.isSkip ? resolved : request.url
+            var result = baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
+                                    error: ResultError(message: failure.description))
+            Self.record(preRequest, in: &result)
             // A message may quote the URL (an invalid port), user information included.
-            complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
-                                          error: ResultError(message: failure.description)),
-                     secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
+            complete(position, result, secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
-            let needsBody = !request.captures.isEmpty || request.expectations.contains {
+            let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true
                 default: return false
                 }
             }
-            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy)
+            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy,
+                                 request: request, preRequest: preRequest)
             if executor == nil {
                 var options = configuration.options
                 options.multiplexWait = configuration.parallel > 1
@@ -355,9 +393,10 @@ private struct Scheduler {
 
     /// The result of a request whose last transfer is `transfer`: expectations checked, captures taken.
     private mutating func finish(_ position: Int, _ job: Job, _ transfer: TransferResult, _ stopReason: String?) -> RequestResult {
-        let request = references[position].request
+        let request = job.request
         let limit = configuration.options.bodyLimit
         var result = baseResult(position, url: job.prepared.url, outcome: .transportError, error: transfer.error)
+        result.method = job.prepared.method
         result.request = SentRequest(headers: transfer.sentHeaders, bodySize: transfer.uploadedBytes,
                                      body: job.current.body?.bytes.map { RecordedBody(prefix: Array($0.prefix(limit)), truncated: $0.count > limit) })
         result.response = transfer.response
@@ -373,7 +412,11 @@ private struct Scheduler {
                                     bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
                                     redirectSetCookies: job.redirectSetCookies)
             result.outcome = .response
-            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
+            let runsScripts = scripting != nil && !request.eventScripts.isEmpty
+            result.expectations = request.expectations.compactMap { spec in
+                // The script's own check runs instead of its translation.
+                runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
+            }
             result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
             for (capture, spec) in zip(result.captures, request.captures) {
                 guard let value = capture.value else { continue }
@@ -381,9 +424,42 @@ private struct Scheduler {
                 // A session cookie is a credential: mask it wherever it shows up later.
                 if case .cookie = spec.source { captured.secretNames.insert(capture.variable) }
             }
+            let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
+            if let scripting, !testScripts.isEmpty {
+                let outcome = scripting.test(testScripts, request: request, response: view, context: scriptContext(position, job.scope),
+                                             variables: &scriptVariables)
+                Self.record(job.preRequest, in: &result)
+                Self.record(outcome, in: &result)
+                if let error = outcome.error {
+                    result.outcome = .scriptError
+                    result.error = ResultError(message: error)
+                }
+            }
+        } else {
+            Self.record(job.preRequest, in: &result)
         }
         result.updateVerdict()
         return result
+    }
+
+    /// The variable layers of the request at `position`, with the values scripts set so far.
+    private func scope(_ position: Int, fileLayers: [VariableLayer]) -> VariableScope {
+        Runner.scope(fileLayers: fileLayers, configuration, captured: captured,
+                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex)
+    }
+
+    private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
+        Runner.scriptContext(references[position], configuration, captured: captured)
+    }
+
+    /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
+    static func record(_ outcome: ScriptOutcome, in result: inout RequestResult) {
+        for assertion in outcome.assertions {
+            result.expectations.append(ExpectationResult(description: assertion.name, passed: assertion.passed || assertion.skipped,
+                                                         expected: "", actual: assertion.error ?? "", fieldPath: assertion.place,
+                                                         kind: assertion.skipped ? "script-skipped" : "script"))
+        }
+        if !outcome.console.isEmpty { result.console = (result.console ?? []) + outcome.console }
     }
 
     /// Stores a finished result and the secrets to mask in it; remembers the first failure for `--bail`

@@ -9,10 +9,15 @@ public struct ExpectationResult: Codable, Sendable, Equatable {
     public var expected: String
     /// What the response had, as text (`(absent)` when missing).
     public var actual: String
-    /// Where the expectation is written, e.g. `groups[0].requests[1].expect[0]`.
+    /// Where the expectation is written, e.g. `groups[0].requests[1].expect[0]`; for a script's assertion
+    /// the script's place (`collections/shop.json: item[3].event[1] (test)`).
     public var fieldPath: String
+    /// Nil for a declared expectation; `script` for a `pm.test` (name in `description`, the failure in
+    /// `actual`), `script-skipped` for a `pm.test.skip`.
+    public var kind: String?
 
-    public init(description: String, passed: Bool, expected: String, actual: String, fieldPath: String) {
+    public init(description: String, passed: Bool, expected: String, actual: String, fieldPath: String, kind: String? = nil) {
+        self.kind = kind
         self.description = description
         self.passed = passed
         self.expected = expected

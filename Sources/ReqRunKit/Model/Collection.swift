@@ -16,7 +16,7 @@ public struct RequestCollection: Sendable, Equatable {
     public var groups: [RequestGroup]
     /// Auth inherited by every request that sets none (and whose groups set none).
     public var auth: Auth?
-    /// What loading noticed but did not refuse (e.g. a Postman collection's scripts that are not run); the
+    /// What loading noticed but did not refuse (e.g. how many scripts a Postman collection has); the
     /// CLI prints each on stderr as a warning.
     public var warnings: [String]
 
@@ -153,8 +153,12 @@ public struct Request: Sendable, Equatable {
     public var expectations: [ExpectationSpec]
     /// Values taken from the response into variables for later requests (`capture`).
     public var captures: [Capture]
-    /// Scripts the request had in its source (a Postman collection) that reqrun does not run; nil: none.
+    /// Which events of its own the request has scripts for, and their translated checks (for `list` and
+    /// `import`, which do not run them; the scripts themselves are `eventScripts`); nil: none.
     public var scripts: SkippedScripts?
+    /// Every script that runs for this request in Newman's order: the collection's, the folders' (outer to
+    /// inner), then its own; pre-request and test scripts alike (filter by `Script.event`).
+    public var eventScripts: [Script] = []
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
                 headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,
@@ -248,8 +252,8 @@ public struct MultipartPart: Sendable, Equatable {
     }
 }
 
-/// JavaScript a request had in its source (a Postman collection's `event` scripts), which reqrun does not
-/// run: which events, and which checks were translated into expectations instead.
+/// JavaScript a request has of its own in its source (a Postman collection's `event` scripts), as `list`
+/// and `import` see it: which events, and which checks were translated into expectations for `import`.
 public struct SkippedScripts: Sendable, Equatable {
     /// `prerequest` and/or `test`, in that order.
     public var events: [String]

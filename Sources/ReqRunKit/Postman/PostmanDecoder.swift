@@ -55,7 +55,7 @@ public enum PostmanDecoder {
             pending = []
         }
         for (node, path) in try reader.optionalArray("item") {
-            switch try context.item(node, path: path, parents: [], inherited: scripts.expectations) {
+            switch try context.item(node, path: path, parents: [], inherited: Inherited(expectations: scripts.expectations, scripts: scripts.scripts)) {
             case .request(let request): pending.append(request)
             case .group(let group):
                 closeRun()
@@ -82,6 +82,12 @@ public enum PostmanDecoder {
         return GroupID.nameBasedUUID(namespace: GroupID.namespace, name: name + "]")
     }
 
+    /// What a folder's or the collection's scripts give every request below it.
+    private struct Inherited {
+        var expectations: [ExpectationSpec]
+        var scripts: [Script]
+    }
+
     private struct Context {
         let file: String
         let fileName: String
@@ -96,7 +102,7 @@ public enum PostmanDecoder {
 
         /// A folder (it has `item`) as a group, a request item as a request, or nil for an item that is neither.
         mutating func item(_ node: JSONNode, path: String, parents: [String],
-                           inherited: [ExpectationSpec]) throws(InputError) -> RequestGroup.Item? {
+                           inherited: Inherited) throws(InputError) -> RequestGroup.Item? {
             let reader = try FieldReader(file: file, node: node, path: path)
             if reader.optional("item") != nil { return .group(try folder(reader, parents: parents, inherited: inherited)) }
             guard reader.optional("request") != nil else {
@@ -109,7 +115,7 @@ public enum PostmanDecoder {
         /// How many folders each derived path has named so far, to tell same-named siblings apart.
         var pathUses: [[String]: Int] = [:]
 
-        mutating func folder(_ reader: FieldReader, parents: [String], inherited: [ExpectationSpec]) throws(InputError) -> RequestGroup {
+        mutating func folder(_ reader: FieldReader, parents: [String], inherited: Inherited) throws(InputError) -> RequestGroup {
             let name = try reader.optionalString("name") ?? ""
             // Postman lets sibling folders share a name; the second and later get `name␟N` (U+001F) in their
             // derived path, so each keeps its own stable id.
@@ -130,7 +136,7 @@ public enum PostmanDecoder {
             let scripts = try PostmanScripts.read(reader, warnings: &warnings)
             var requests: [Request] = [], groups: [RequestGroup] = [], order: [RequestGroup.ItemKind] = []
             for (node, path) in try reader.optionalArray("item") {
-                switch try item(node, path: path, parents: namePath, inherited: inherited + scripts.expectations) {
+                switch try item(node, path: path, parents: namePath, inherited: Inherited(expectations: inherited.expectations + scripts.expectations, scripts: inherited.scripts + scripts.scripts)) {
                 case .request(let request):
                     requests.append(request)
                     order.append(.request)
@@ -146,7 +152,7 @@ public enum PostmanDecoder {
                                 itemOrder: interleaved ? order : nil)
         }
 
-        mutating func request(_ item: FieldReader, inherited: [ExpectationSpec]) throws(InputError) -> Request {
+        mutating func request(_ item: FieldReader, inherited: Inherited) throws(InputError) -> Request {
             let node = try item.required("request")
             let scripts = try PostmanScripts.read(item, warnings: &warnings)
             let name = try item.optionalString("name")
@@ -174,7 +180,8 @@ public enum PostmanDecoder {
             }
             let ownID = try item.optionalString("id"), exportID = try item.optionalString("_postman_id")
             request.id = ownID ?? exportID
-            request.expectations = inherited + scripts.expectations
+            request.expectations = inherited.expectations + scripts.expectations
+            request.eventScripts = inherited.scripts + scripts.scripts
             if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events, translated: scripts.translated) }
             return request
         }

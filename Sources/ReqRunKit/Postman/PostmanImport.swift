@@ -8,7 +8,7 @@ public enum PostmanImport {
         public var collection: RequestCollection
         /// How many requests stood after a subfolder in the Postman file and now come before it.
         public var movedRequests: Int
-        /// How many requests had scripts (not run, not written).
+        /// How many requests had scripts (not written: the native format has no scripts yet).
         public var requestsWithScripts: Int
     }
 

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Postman `event` scripts (`[{"listen": "prerequest" | "test", "script": {"exec": [lines] | "text"}}]` on
-/// a collection, a folder or a request item): JavaScript, which reqrun does not run. They are counted, and
-/// the common status-code checks of test scripts are translated into `status` expectations.
+/// a collection, a folder or a request item): JavaScript, kept as `Script`s for `run` (PostmanSandbox). They
+/// are counted, and the common status-code checks of test scripts are translated into `status`
+/// expectations marked `isTranslated`: `import`, which cannot write scripts, keeps them; a run that runs
+/// the script checks the script instead.
 ///
 /// Translated (each with a literal status code; chai-postman's names for `pm.response.to.be.…`):
 /// - `pm.response.to.have.status(200)`;
@@ -24,6 +26,8 @@ enum PostmanScripts {
         var expectations: [ExpectationSpec] = []
         /// The statements translated, in order.
         var translated: [String] = []
+        /// The scripts themselves, in file order, to run.
+        var scripts: [Script] = []
     }
 
     static func read(_ reader: FieldReader, warnings: inout PostmanWarnings) throws(InputError) -> Found {
@@ -56,6 +60,9 @@ enum PostmanScripts {
             }
             guard lines.contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) else { continue }
             warnings.scripts[listen, default: 0] += 1
+            if let event = Script.Event(rawValue: listen) {
+                found.scripts.append(Script(event: event, source: lines.map(\.text).joined(separator: "\n"), file: reader.file, fieldPath: path))
+            }
             if !found.events.contains(listen) { found.events.append(listen) }
             if listen == "test" {
                 for check in StatusCheckScanner.scan(lines.map(\.text)) {
@@ -65,7 +72,7 @@ enum PostmanScripts {
                     // `to.be.ok` next to `to.have.status(200)` says the same thing once.
                     if found.expectations.contains(where: { $0.expectation == .status(codes: check.codes, classes: check.classes) }) { continue }
                     found.expectations.append(ExpectationSpec(expectation: .status(codes: check.codes, classes: check.classes),
-                                                              fieldPath: line.path, location: line.node.location))
+                                                              fieldPath: line.path, location: line.node.location, isTranslated: true))
                 }
             }
         }

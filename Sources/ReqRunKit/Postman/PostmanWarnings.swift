@@ -1,5 +1,5 @@
 /// What loading one Postman collection noticed but did not refuse, summed up in a few warnings per
-/// collection (the CLI prints them on stderr): scripts not run, checks translated, auth sent without
+/// collection (the CLI prints them on stderr): scripts (run by `run` only), checks translated, auth sent without
 /// credentials, parts of requests left out.
 struct PostmanWarnings {
     /// Scripts found, by event (`prerequest`, `test`).
@@ -19,13 +19,12 @@ struct PostmanWarnings {
             let kinds = [("prerequest", "pre-request"), ("test", "test")].compactMap { key, label in
                 scripts[key].map { "\($0) \(label)" }
             }
-            var text = "\(file): \(total) script\(total == 1 ? "" : "s") not run (reqrun does not run JavaScript): "
-                + kinds.joined(separator: ", ")
+            var text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' (pre-request scripts also by --dry-run)"
             let count = translated.values.reduce(0, +)
             if count > 0 {
                 let forms = translated.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { "\($0.key) ×\($0.value)" }
-                text += "; \(count) status check\(count == 1 ? "" : "s") translated into expectations: " + forms.joined(separator: ", ")
+                text += "; \(count) status check\(count == 1 ? "" : "s") translated into expectations for 'reqrun import': " + forms.joined(separator: ", ")
             }
             result.append(text + "; 'reqrun list' marks the requests that had scripts")
         }

@@ -48,7 +48,7 @@ public struct RunDiff: Sendable, Equatable {
             case .response: return result.passed ? "passed" : "failed"
             case .skipped: return "skipped"
             case .notRun: return "not run"
-            case .invalid, .transportError: return "error"
+            case .invalid, .transportError, .scriptError: return "error"
             }
         }
     }

@@ -69,7 +69,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var passed: Int
     /// Requests that got a response but missed an expectation or a capture.
     public var failed: Int
-    /// Requests not sent (`invalid`) or that got no response (`transportError`).
+    /// Requests not sent (`invalid`), that got no response (`transportError`) or whose script failed (`scriptError`).
     public var errors: Int
     /// Requests not sent because of their scheme; a skip does not fail a run.
     public var skipped: Int
@@ -86,7 +86,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
             case .response: responded += 1; if result.passed { passed += 1 }
             case .skipped: skipped += 1
             case .notRun: notRun += 1
-            case .transportError, .invalid: break
+            case .transportError, .invalid, .scriptError: break
             }
         }
         failed = responded - passed
@@ -107,6 +107,9 @@ public struct RequestResult: Codable, Sendable, Equatable {
         case skipped
         /// Not sent because `--bail` stopped the run at an earlier failure.
         case notRun
+        /// A pre-request or test script failed: a syntax error, an uncaught exception or the time limit
+        /// (`error` says which, where); not sent when it was a pre-request script.
+        case scriptError
     }
 
     /// Position in list order across the workspace, from 0.
@@ -143,6 +146,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var redirects: [RedirectHop] = []
     /// How many times the request was sent (more than 1 after `--retry`).
     public var attempts: Int = 1
+    /// What its scripts wrote with `console.*`, in order; nil when nothing.
+    public var console: [String]?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,
@@ -176,7 +181,7 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var isFailure: Bool {
         switch outcome {
         case .response: return !passed
-        case .invalid, .transportError: return true
+        case .invalid, .transportError, .scriptError: return true
         case .skipped, .notRun: return false
         }
     }

@@ -66,6 +66,7 @@ extension RequestResult {
                 w.object { w in w.field("error", c.error); w.field("value", c.value); w.field("variable", c.variable) }
             }
             w.field("collection", collection)
+            if let console { w.field("console", console) { w, line in w.string(line) } }
             if let error {
                 w.field("error", object: { w in w.field("curlCode", error.curlCode); w.field("message", error.message) })
             }
@@ -75,6 +76,7 @@ extension RequestResult {
                     w.field("description", e.description)
                     w.field("expected", e.expected)
                     w.field("fieldPath", e.fieldPath)
+                    w.field("kind", e.kind)
                     w.field("passed", e.passed)
                 }
             }

@@ -206,6 +206,7 @@ public struct SecretMasker: Sendable {
             c.error = c.error.map(mask)
             return c
         }
+        r.console = r.console?.map(mask)
         return r
     }
 }

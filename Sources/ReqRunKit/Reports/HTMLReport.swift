@@ -58,7 +58,8 @@ public enum HTMLReport {
         let status = result.response.map { "\($0.status)" } ?? (result.outcome == .skipped ? "skipped" : result.outcome == .notRun ? "not run" : "—")
         var checks = result.expectations.map { e in
             "<li class=\"\(e.passed ? "passed" : "failed")\">\(e.passed ? "✓" : "✗") \(XMLText.escape(e.description))"
-                + (e.passed ? "" : " — expected \(XMLText.escape(e.expected)), actual \(XMLText.escape(e.actual))") + "</li>"
+                + (e.passed ? "" : e.kind != nil ? " — \(XMLText.escape(e.actual))"
+                   : " — expected \(XMLText.escape(e.expected)), actual \(XMLText.escape(e.actual))") + "</li>"
         }
         checks += result.captures.map { c in
             c.error.map { "<li class=\"failed\">✗ \(XMLText.escape($0))</li>" }

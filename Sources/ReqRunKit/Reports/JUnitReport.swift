@@ -6,7 +6,9 @@ import Foundation
 /// request's name (with ` (2)`, ` (3)`… for repeats in the same suite, so names are stable between runs),
 /// `classname` is the collection and group names joined by dots, `time` is seconds. A failed expectation or
 /// capture is a `failure` (message: what was expected and what came); a request not sent or without a
-/// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`.
+/// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`. Each assertion of a
+/// Postman script (`pm.test`, `tests[…]`) is a `testcase` of its own after its request's, named after the test,
+/// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion.
 public enum JUnitReport {
     public static func render(_ record: RunRecord) -> String {
         var suites: [(name: String, results: [RequestResult])] = []
@@ -21,12 +23,13 @@ public enum JUnitReport {
         let timestamp = String(record.startedAt.prefix(19))  // YYYY-MM-DDTHH:MM:SS, UTC, as Ant's schema wants
         let summary = record.summary
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total)\" failures=\"\(summary.failed)\" "
+        let all = ScriptCounts(record.results)
+        xml += "<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total + all.tests)\" failures=\"\(summary.failed + all.adjustment)\" "
             + "errors=\"\(summary.errors)\" skipped=\"\(summary.skipped + summary.notRun)\" time=\"\(seconds(record.results))\" timestamp=\"\(timestamp)\">\n"
         for (index, suite) in suites.enumerated() {
-            let counts = RunSummary(suite.results)
-            xml += "  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total)\" "
-                + "failures=\"\(counts.failed)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun)\" "
+            let counts = RunSummary(suite.results), scripts = ScriptCounts(suite.results)
+            xml += "  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total + scripts.tests)\" "
+                + "failures=\"\(counts.failed + scripts.adjustment)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun)\" "
                 + "time=\"\(seconds(suite.results))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n"
             var seen: [String: Int] = [:]
             for result in suite.results {
@@ -38,6 +41,16 @@ public enum JUnitReport {
                 xml += body(result)
                 xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
                 xml += "    </testcase>\n"
+                for assertion in result.expectations where assertion.kind != nil {
+                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description))\" classname=\"\(XMLText.escape(classname + "." + result.name))\" time=\"0.000\">\n"
+                    if assertion.kind == "script-skipped" {
+                        xml += "      <skipped/>\n"
+                    } else if !assertion.passed {
+                        xml += "      <failure message=\"\(XMLText.escape(assertion.actual))\" type=\"script\">"
+                            + XMLText.escape("\(assertion.fieldPath): \(assertion.actual)") + "</failure>\n"
+                    }
+                    xml += "    </testcase>\n"
+                }
             }
             xml += "  </testsuite>\n"
         }
@@ -48,12 +61,12 @@ public enum JUnitReport {
         switch result.outcome {
         case .skipped, .notRun:
             return "      <skipped message=\"\(XMLText.escape(result.error?.message ?? "skipped"))\"/>\n"
-        case .invalid, .transportError:
+        case .invalid, .transportError, .scriptError:
             let message = result.error?.message ?? "no response"
-            let type = result.outcome == .invalid ? "notSent" : "transportError"
+            let type = result.outcome == .invalid ? "notSent" : result.outcome == .scriptError ? "scriptError" : "transportError"
             return "      <error message=\"\(XMLText.escape(message))\" type=\"\(type)\">\(XMLText.escape(message))</error>\n"
         case .response:
-            let failedExpectations = result.expectations.filter { !$0.passed }
+            let failedExpectations = result.expectations.filter { !$0.passed && $0.kind == nil }
             let failedCaptures = result.captures.compactMap(\.error)
             guard !failedExpectations.isEmpty || !failedCaptures.isEmpty else { return "" }
             let lines = failedExpectations.map { "\($0.description): expected \($0.expected), actual \($0.actual)" } + failedCaptures
@@ -74,5 +87,23 @@ public enum JUnitReport {
 
     private static func seconds(_ results: [RequestResult]) -> String {
         String(format: "%.3f", Double(results.reduce(0) { $0 + ($1.timings?.total ?? 0) }) / 1_000_000)
+    }
+}
+
+/// The script assertions of some results, as JUnit counts them: `tests` more testcases; `adjustment` to add to
+/// the requests' failures (each failed assertion, less the requests that failed by their assertions only,
+/// whose own testcase passes).
+private struct ScriptCounts {
+    var tests = 0
+    var adjustment = 0
+
+    init(_ results: [RequestResult]) {
+        for result in results {
+            let scripted = result.expectations.filter { $0.kind != nil }
+            tests += scripted.count
+            adjustment += scripted.filter { !$0.passed }.count
+            let ownFailure = result.expectations.contains { !$0.passed && $0.kind == nil } || result.captures.contains { $0.error != nil }
+            if result.outcome == .response, !result.passed, !ownFailure { adjustment -= 1 }
+        }
     }
 }

@@ -43,7 +43,7 @@ public struct OutlineTree: Codable, Sendable, Equatable {
         public var url: String
         /// Every group above it is expanded.
         public var visible: Bool
-        /// Events (`prerequest`, `test`) whose scripts the source had and reqrun does not run.
+        /// Events (`prerequest`, `test`) whose scripts the request has of its own (run by `reqrun run`).
         public var skippedScripts: [String]?
         /// Script statements translated into expectations instead.
         public var translatedChecks: [String]?

@@ -1,0 +1,168 @@
+internal import CJavaScriptCore
+import Foundation
+
+/// One JavaScriptCore context for a whole run, on the C API loaded with `dlopen` (`shim.h`).
+///
+/// Scripts are compiled once per distinct text (`JSObjectMakeFunction`: the text is the body of a function,
+/// as postman-sandbox wraps each script) and the function objects are kept for the run. Every call into
+/// JavaScript is bounded by `timeLimit` seconds of execution (`JSContextGroupSetExecutionTimeLimit`): a
+/// script still running then is stopped by JSC with an uncatchable exception. The context has only
+/// ECMAScript's built-ins plus what the prelude adds: no file system, process, environment or network
+/// (the C API exposes none).
+final class JavaScriptEngine {
+    /// The soname dlopen'ed: Debian's `libjavascriptcoregtk-4.1-0`.
+    static let library = "libjavascriptcoregtk-4.1.so.0"
+
+    private var api = RRJSC()
+    private let group: JSContextGroupRef
+    private let context: JSGlobalContextRef
+    /// Compiled scripts by text, protected from collection for the run.
+    private var compiled: [String: JSObjectRef] = [:]
+    /// How many lines `JSObjectMakeFunction` puts before the body (measured once, so positions are the script's).
+    private var lineOffset = 0
+    /// Set by the time-limit callback.
+    private let timedOut = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+    let timeLimit: Double
+
+    /// A thrown JavaScript value: its text (`TypeError: …`) and where, in the script's own lines.
+    struct Failure: Error {
+        var message: String
+        var line: Int?
+        var column: Int?
+        var timedOut: Bool
+    }
+
+    /// - Throws: `SandboxError.unavailable` when the library cannot be loaded.
+    init(timeLimit: Double) throws(SandboxError) {
+        if let error = rr_jsc_load(Self.library, &api) {
+            throw .unavailable("cannot load \(Self.library) (\(String(cString: error))): scripts need Debian's libjavascriptcoregtk-4.1-0")
+        }
+        self.timeLimit = timeLimit
+        group = api.JSContextGroupCreate()!
+        context = api.JSGlobalContextCreateInGroup(group, nil)!
+        timedOut.initialize(to: false)
+        if timeLimit > 0 {
+            api.JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, flag in
+                flag?.assumingMemoryBound(to: Bool.self).pointee = true
+                return true
+            }, UnsafeMutableRawPointer(timedOut))
+        }
+        // The probe throws on its first line: whatever is reported beyond 1 is the wrapper's.
+        if case .failure(let failure) = call(try? compile("null.x", name: "probe"), arguments: []), let line = failure.line {
+            lineOffset = line - 1
+        }
+    }
+
+    deinit {
+        for function in compiled.values { api.JSValueUnprotect(context, function) }
+        api.JSGlobalContextRelease(context)
+        api.JSContextGroupRelease(group)
+        timedOut.deallocate()
+    }
+
+    /// How many distinct script texts have been compiled in this context.
+    var compiledCount: Int { compiled.count }
+
+    /// Runs `source` as a global script (chai, the prelude).
+    func evaluate(_ source: String, name: String) throws(Failure) {
+        let script = string(source), url = string(name)
+        defer { api.JSStringRelease(script); api.JSStringRelease(url) }
+        var exception: JSValueRef?
+        timedOut.pointee = false
+        _ = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
+        if let exception { throw failure(exception) }
+    }
+
+    /// The function whose body is `source`, compiled on first use.
+    /// - Throws: the syntax error, with its line in `source`.
+    func compile(_ source: String, name: String) throws(Failure) -> JSObjectRef {
+        if let function = compiled[source] { return function }
+        let body = string(source), url = string(name)
+        defer { api.JSStringRelease(body); api.JSStringRelease(url) }
+        var exception: JSValueRef?
+        guard let function = api.JSObjectMakeFunction(context, nil, 0, nil, body, url, 1, &exception) else {
+            throw failure(exception)
+        }
+        api.JSValueProtect(context, function)
+        compiled[source] = function
+        return function
+    }
+
+    /// Calls `function` (nil: a compile failure already reported) with string arguments; returns its value as text.
+    @discardableResult
+    func call(_ function: JSObjectRef?, arguments: [String]) -> Result<String, Failure> {
+        guard let function else { return .failure(Failure(message: "not compiled", timedOut: false)) }
+        let values: [JSValueRef?] = arguments.map { text in
+            let s = string(text)
+            defer { api.JSStringRelease(s) }
+            return api.JSValueMakeString(context, s)
+        }
+        var exception: JSValueRef?
+        timedOut.pointee = false
+        let result = values.withUnsafeBufferPointer { buffer in
+            api.JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception { return .failure(failure(exception)) }
+        return .success(result.map(text) ?? "")
+    }
+
+    /// The global function at `path` (`__reqrun.begin`), looked up once by the caller.
+    func globalFunction(_ object: String, _ name: String) -> JSObjectRef? {
+        let global = api.JSContextGetGlobalObject(context)
+        guard let holder = property(global, object), api.JSValueIsObject(context, holder),
+              let function = property(api.JSValueToObject(context, holder, nil), name), api.JSValueIsObject(context, function) else { return nil }
+        return api.JSValueToObject(context, function, nil)
+    }
+
+    private func property(_ object: JSObjectRef?, _ name: String) -> JSValueRef? {
+        let key = string(name)
+        defer { api.JSStringRelease(key) }
+        return api.JSObjectGetProperty(context, object, key, nil)
+    }
+
+    private func failure(_ exception: JSValueRef?) -> Failure {
+        let wasTimedOut = timedOut.pointee
+        timedOut.pointee = false
+        guard let exception else { return Failure(message: "unknown error", timedOut: wasTimedOut) }
+        var line: Int?, column: Int?
+        if api.JSValueIsObject(context, exception) {
+            let object = api.JSValueToObject(context, exception, nil)
+            line = number(property(object, "line")).map { $0 - lineOffset }
+            column = number(property(object, "column"))
+        }
+        return Failure(message: text(exception), line: line, column: column, timedOut: wasTimedOut)
+    }
+
+    private func number(_ value: JSValueRef?) -> Int? {
+        guard let value, !api.JSValueIsUndefined(context, value) else { return nil }
+        let number = api.JSValueToNumber(context, value, nil)
+        return number.isFinite ? Int(number) : nil
+    }
+
+    private func text(_ value: JSValueRef) -> String {
+        guard let s = api.JSValueToStringCopy(context, value, nil) else { return "" }
+        defer { api.JSStringRelease(s) }
+        let size = api.JSStringGetMaximumUTF8CStringSize(s)
+        var buffer = [CChar](repeating: 0, count: size)
+        _ = api.JSStringGetUTF8CString(s, &buffer, size)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func string(_ text: String) -> JSStringRef {
+        // JSStringCreateWithUTF8CString stops at a NUL: one inside a script or body would cut it short.
+        // (Checked first: Foundation's replacingOccurrences on every body showed in profiles.)
+        api.JSStringCreateWithUTF8CString(text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text)!
+    }
+}
+
+/// Why the sandbox could not start.
+public enum SandboxError: Error, CustomStringConvertible {
+    /// JavaScriptCore or chai is not installed, or chai did not load.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ReqRunKit
+
+/// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
+/// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
+/// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool}`.
+struct SandboxOutput {
+    var assertions: [ScriptAssertion] = []
+    var console: [String] = []
+    var scopes: [String: [String: String]] = [:]
+    /// The pre-request scripts' changes to the request (nil: unchanged).
+    var method: String?
+    var url: String?
+    var headers: [HeaderField]?
+    /// The new raw body.
+    var body: String?
+    /// `pm.execution.skipRequest()` was called.
+    var skip = false
+
+    /// Nil when `text` is not the JSON `end` writes.
+    init?(_ text: String) {
+        guard let root = try? JSONParser.parse(Array(text.utf8)), case .object(let members) = root.value else { return nil }
+        for member in members {
+            switch member.key {
+            case "assertions":
+                assertions = member.value.elements.map { item in
+                    ScriptAssertion(name: item["name"]?.string ?? "", passed: item["passed"]?.bool ?? false,
+                                    skipped: item["skipped"]?.bool ?? false, error: item["error"]?.string,
+                                    place: item["place"]?.string ?? "")
+                }
+            case "console": console = member.value.elements.compactMap(\.string)
+            case "globals", "collection", "environment", "local":
+                guard case .object(let values) = member.value.value else { continue }
+                scopes[member.key] = Dictionary(values.compactMap { value in value.value.string.map { (value.key, $0) } },
+                                                uniquingKeysWith: { $1 })
+            case "method": method = member.value.string
+            case "url": url = member.value.string
+            case "body": body = member.value.string
+            case "skip": skip = member.value.bool ?? false
+            case "headers":
+                guard case .array(let items) = member.value.value else { continue }
+                headers = items.compactMap { item in
+                    guard let name = item["key"]?.string, !name.isEmpty else { return nil }
+                    return HeaderField(name: name, value: item["value"]?.string ?? "")
+                }
+            default: continue
+            }
+        }
+    }
+}
+
+extension JSONNode {
+    fileprivate var string: String? { if case .string(let text) = value { text } else { nil } }
+    fileprivate var bool: Bool? { if case .bool(let flag) = value { flag } else { nil } }
+    fileprivate var elements: [JSONNode] { if case .array(let items) = value { items } else { [] } }
+    fileprivate subscript(key: String) -> JSONNode? {
+        guard case .object(let members) = value else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+}

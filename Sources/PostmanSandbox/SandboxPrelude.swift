@@ -1,0 +1,627 @@
+/// The JavaScript that builds Postman's sandbox API in the context, evaluated once per run after chai.
+///
+/// It defines one hidden object, `__reqrun`, that the Swift side drives: `begin(json)` before a request's
+/// scripts of one event (the request, the response, the variable scopes), `enter(place)` before each
+/// script, `end()` after them (returns JSON: assertions, console lines, scopes, request changes). Everything
+/// else follows postman-sandbox and chai-postman: `pm.*`, the legacy globals (`tests`, `responseBody`,
+/// `responseCode`, `responseTime`, `responseHeaders`, `environment`, `globals`, `postman.*`) and `console`.
+/// Globals a script adds are deleted at the start of the next request (`begin` with `fresh`), as Newman
+/// gives every request a clean sandbox.
+enum SandboxPrelude {
+    static let source = #"""
+(function (global) {
+  'use strict';
+  var chai = global.chai;
+  delete global.chai;
+  delete global.global;
+  var state = null;
+
+  function text(value) {
+    if (typeof value === 'string') return value;
+    if (value === undefined) return 'undefined';
+    if (value !== null && typeof value === 'object') {
+      try { return JSON.stringify(value); } catch (e) { return String(value); }
+    }
+    return String(value);
+  }
+  function errorText(e) {
+    if (e && typeof e === 'object' && 'message' in e) return (e.name ? e.name + ': ' : '') + e.message;
+    return 'thrown: ' + text(e);
+  }
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+
+  // postman-collection's VariableScope: get/set/unset/has/clear/toObject/replaceIn.
+  function scope(name) {
+    return {
+      get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
+      set: function (key, value) { state.scopes[name][String(key)] = value; },
+      unset: function (key) { delete state.scopes[name][key]; },
+      has: function (key) { return own(state.scopes[name], key); },
+      clear: function () { state.scopes[name] = {}; },
+      toObject: function () { return Object.assign({}, state.scopes[name]); },
+      replaceIn: function (template) { return replaceIn(template); }
+    };
+  }
+  // pm.variables: every scope, local highest (Newman: globals < collection < environment < data < local).
+  var order = ['local', 'upper', 'environment', 'groups', 'collection', 'globals'];
+  function lookup(key) {
+    for (var i = 0; i < order.length; i++) {
+      var values = state.scopes[order[i]];
+      if (own(values, key)) return values[key];
+    }
+    return undefined;
+  }
+  function uuid() {
+    return 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, function (c) {
+      var r = Math.random() * 16 | 0;
+      return (c === 'x' ? r : (r & 0x3 | 0x8)).toString(16);
+    });
+  }
+  function dynamic(name) {
+    switch (name) {
+      case '$guid': case '$randomUUID': return uuid();
+      case '$timestamp': return String(Math.floor(Date.now() / 1000));
+      case '$isoTimestamp': return new Date().toISOString();
+      case '$randomInt': return String(Math.floor(Math.random() * 1001));
+      default: return undefined;
+    }
+  }
+  function replaceIn(template) {
+    var result = String(template);
+    for (var depth = 0; depth < 10; depth++) {
+      var changed = false;
+      result = result.replace(/\{\{([^{}]+)\}\}/g, function (whole, name) {
+        var value = dynamic(name);
+        if (value === undefined) value = lookup(name.trim());
+        if (value === undefined) return whole;
+        changed = true;
+        return text(value);
+      });
+      if (!changed) break;
+    }
+    return result;
+  }
+  var variables = {
+    get: lookup,
+    set: function (key, value) { state.scopes.local[String(key)] = value; },
+    unset: function (key) { delete state.scopes.local[key]; },
+    has: function (key) { return lookup(key) !== undefined; },
+    clear: function () { state.scopes.local = {}; },
+    toObject: function () {
+      var result = {};
+      for (var i = order.length - 1; i >= 0; i--) Object.assign(result, state.scopes[order[i]]);
+      return result;
+    },
+    replaceIn: replaceIn
+  };
+
+  // postman-collection's HeaderList, on an array of {key, value}: names match in any case (RFC 9110 §5.1).
+  function headerList(list, onChange) {
+    function find(name) {
+      var lower = String(name).toLowerCase();
+      for (var i = 0; i < list.length; i++) if (list[i].key.toLowerCase() === lower) return i;
+      return -1;
+    }
+    function entry(item, value) {
+      if (typeof item === 'string') {
+        var colon = item.indexOf(':');
+        if (value === undefined && colon > 0) return { key: item.slice(0, colon).trim(), value: item.slice(colon + 1).trim() };
+        return { key: item, value: value === undefined ? '' : text(value) };
+      }
+      return { key: String(item.key), value: item.value === undefined ? '' : text(item.value) };
+    }
+    return {
+      get: function (name) { var i = find(name); return i < 0 ? undefined : list[i].value; },
+      has: function (name, value) {
+        var lower = String(name).toLowerCase();
+        return list.some(function (h) { return h.key.toLowerCase() === lower && (value === undefined || h.value === value); });
+      },
+      one: function (name) { var i = find(name); return i < 0 ? undefined : { key: list[i].key, value: list[i].value }; },
+      all: function () { return list.map(function (h) { return { key: h.key, value: h.value }; }); },
+      toObject: function () {
+        var result = {};
+        list.forEach(function (h) { if (!own(result, h.key)) result[h.key] = h.value; });
+        return result;
+      },
+      each: function (fn) { list.forEach(function (h) { fn({ key: h.key, value: h.value }); }); },
+      count: function () { return list.length; },
+      add: function (item, value) { list.push(entry(item, value)); onChange(); },
+      upsert: function (item, value) {
+        var e = entry(item, value), i = find(e.key);
+        if (i < 0) list.push(e); else list[i].value = e.value;
+        onChange();
+      },
+      remove: function (name) {
+        var lower = String(typeof name === 'object' ? name.key : name).toLowerCase();
+        for (var i = list.length - 1; i >= 0; i--) if (list[i].key.toLowerCase() === lower) list.splice(i, 1);
+        onChange();
+      },
+      toString: function () { return list.map(function (h) { return h.key + ': ' + h.value; }).join('\n'); }
+    };
+  }
+
+  function makeRequest(request) {
+    var changed = state.changed;
+    var headers = headerList(request.headers, function () { changed.headers = true; });
+    // postman-collection's QueryParamList on the URL's query, as written (not decoded); changes rewrite the URL.
+    function splitURL() {
+      var rest = request.url, hash = '', at = rest.indexOf('#');
+      if (at >= 0) { hash = rest.slice(at); rest = rest.slice(0, at); }
+      var q = rest.indexOf('?');
+      var params = q < 0 || q === rest.length - 1 ? [] : rest.slice(q + 1).split('&').map(function (pair) {
+        var eq = pair.indexOf('=');
+        return eq < 0 ? { key: pair, value: null } : { key: pair.slice(0, eq), value: pair.slice(eq + 1) };
+      });
+      return { base: q < 0 ? rest : rest.slice(0, q), params: params, hash: hash };
+    }
+    function joinURL(parts) {
+      var query = parts.params.map(function (p) { return p.value === null ? p.key : p.key + '=' + p.value; }).join('&');
+      request.url = parts.base + (query ? '?' + query : '') + parts.hash;
+      changed.url = true;
+    }
+    function param(item, value) {
+      if (typeof item === 'string') return { key: item, value: value === undefined ? null : text(value) };
+      return { key: String(item.key), value: item.value === undefined || item.value === null ? null : text(item.value) };
+    }
+    function addParams(items) {
+      var parts = splitURL();
+      if (typeof items === 'string') items = items.split('&').filter(Boolean).map(function (pair) {
+        var eq = pair.indexOf('=');
+        return eq < 0 ? { key: pair } : { key: pair.slice(0, eq), value: pair.slice(eq + 1) };
+      });
+      (Array.isArray(items) ? items : [items]).forEach(function (item) { parts.params.push(param(item)); });
+      joinURL(parts);
+    }
+    function removeParams(names) {
+      var drop = (Array.isArray(names) ? names : [names]).map(function (n) { return typeof n === 'object' ? n.key : String(n); });
+      var parts = splitURL();
+      parts.params = parts.params.filter(function (p) { return drop.indexOf(p.key) < 0; });
+      joinURL(parts);
+    }
+    var query = {
+      get: function (key) {
+        var found = splitURL().params.filter(function (p) { return p.key === key; });
+        return found.length ? found[found.length - 1].value : undefined;
+      },
+      has: function (key) { return splitURL().params.some(function (p) { return p.key === key; }); },
+      all: function () { return splitURL().params; },
+      toObject: function () { var o = {}; splitURL().params.forEach(function (p) { o[p.key] = p.value; }); return o; },
+      each: function (fn) { splitURL().params.forEach(fn); },
+      count: function () { return splitURL().params.length; },
+      add: function (item, value) { var parts = splitURL(); parts.params.push(param(item, value)); joinURL(parts); },
+      upsert: function (item, value) {
+        var e = param(item, value), parts = splitURL(), existing = parts.params.filter(function (p) { return p.key === e.key; });
+        if (existing.length) existing[0].value = e.value; else parts.params.push(e);
+        joinURL(parts);
+      },
+      remove: function (key) { removeParams(key); },
+      clear: function () { var parts = splitURL(); parts.params = []; joinURL(parts); },
+      toString: function () { var p = splitURL().params; return p.map(function (x) { return x.value === null ? x.key : x.key + '=' + x.value; }).join('&'); }
+    };
+    var url = {
+      query: query,
+      getQueryString: function () { return query.toString(); },
+      toString: function () { return request.url; },
+      update: function (value) { request.url = String(value); changed.url = true; },
+      getHost: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]*)/i.exec(request.url); return m ? m[1] : ''; },
+      getPath: function () { var m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(request.url); return m && m[1] ? m[1] : '/'; }
+    };
+    var body = request.body ? {
+      mode: request.body.mode,
+      toString: function () { return request.body.raw === undefined ? '' : request.body.raw; },
+      update: function (value) {
+        request.body.mode = 'raw';
+        request.body.raw = typeof value === 'string' ? value : text(value && value.raw !== undefined ? value.raw : value);
+        changed.body = true;
+      },
+      isEmpty: function () { return !request.body.raw; }
+    } : undefined;
+    if (body) {
+      Object.defineProperty(body, 'raw', {
+        enumerable: true,
+        get: function () { return request.body.raw; },
+        set: function (value) { body.update(value); }
+      });
+    }
+    var result = {
+      headers: headers, name: request.name, id: request.id, body: body,
+      addHeader: function (item) { headers.add(item); },
+      removeHeader: function (name) { headers.remove(name); },
+      upsertHeader: function (item) { headers.upsert(item); },
+      addQueryParams: addParams,
+      removeQueryParams: removeParams
+    };
+    Object.defineProperty(result, 'url', {
+      enumerable: true,
+      get: function () { return url; },
+      set: function (value) { url.update(typeof value === 'object' && value !== null ? value.toString() : value); }
+    });
+    Object.defineProperty(result, 'method', {
+      enumerable: true,
+      get: function () { return request.method; },
+      set: function (value) { request.method = String(value).toUpperCase(); changed.method = true; }
+    });
+    return result;
+  }
+
+  // RFC 6265 §4.1: `name=value; Attr=…; Flag` of each Set-Cookie field, as postman-collection's Cookie.
+  function parseCookies(fields) {
+    return fields.filter(function (h) { return h.key.toLowerCase() === 'set-cookie'; }).map(function (h) {
+      var parts = h.value.split(';'), first = parts.shift(), eq = first.indexOf('=');
+      var cookie = { name: (eq < 0 ? first : first.slice(0, eq)).trim(), value: eq < 0 ? '' : first.slice(eq + 1).trim(),
+                     httpOnly: false, secure: false };
+      parts.forEach(function (part) {
+        var at = part.indexOf('='), key = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase(), value = at < 0 ? '' : part.slice(at + 1).trim();
+        if (key === 'httponly') cookie.httpOnly = true;
+        else if (key === 'secure') cookie.secure = true;
+        else if (key === 'domain') cookie.domain = value;
+        else if (key === 'path') cookie.path = value;
+        else if (key === 'expires') cookie.expires = value;
+        else if (key === 'max-age') cookie.maxAge = Number(value);
+        else if (key === 'samesite') cookie.sameSite = value;
+      });
+      return cookie;
+    });
+  }
+  function cookieList(cookies) {
+    function find(name) { for (var i = cookies.length - 1; i >= 0; i--) if (cookies[i].name === name) return cookies[i]; return undefined; }
+    return {
+      get: function (name) { var c = find(name); return c ? c.value : undefined; },
+      one: function (name) { return find(name); },
+      has: function (name) { return find(name) !== undefined; },
+      all: function () { return cookies.slice(); },
+      toObject: function () { var o = {}; cookies.forEach(function (c) { o[c.name] = c.value; }); return o; },
+      each: function (fn) { cookies.forEach(fn); },
+      count: function () { return cookies.length; }
+    };
+  }
+
+  function makeResponse(response) {
+    var headers = headerList(response.headers, function () {});
+    var cookies = parseCookies(response.headers);
+    var parsed, parsedOK = false;
+    return {
+      __reqrunResponse: true,
+      code: response.code,
+      status: response.reason,
+      headers: headers,
+      responseTime: response.responseTime,
+      responseSize: response.responseSize,
+      text: function () { return response.body; },
+      json: function () {
+        if (!parsedOK) { parsed = JSON.parse(response.body); parsedOK = true; }
+        return parsed;
+      },
+      reason: function () { return response.reason; },
+      cookies: cookieList(cookies),
+      __cookies: cookies,
+      get to() { return chai.expect(this).to; }
+    };
+  }
+
+  // chai-postman's assertions on pm.response (status, header, ok, success, json, jsonBody, …).
+  chai.use(function (chai, utils) {
+    var A = chai.Assertion;
+    function isResponse(object) { return object && object.__reqrunResponse === true; }
+    function statusClass(name, test, words) {
+      A.addProperty(name, function () {
+        var code = this._obj.code;
+        this.assert(test(code), 'expected response code to be ' + words + ' but found #{act}',
+                    'expected response code to not be ' + words + ' but found #{act}', undefined, code);
+      });
+    }
+    A.addMethod('status', function (expected) {
+      var response = this._obj;
+      if (typeof expected === 'number') {
+        this.assert(response.code === expected, 'expected response to have status code #{exp} but got #{act}',
+                    'expected response to not have status code #{act}', expected, response.code);
+      } else {
+        this.assert(response.status === expected, 'expected response to have status reason #{exp} but got #{act}',
+                    'expected response to not have status reason #{act}', expected, response.status);
+      }
+    });
+    A.addMethod('header', function (name, value) {
+      var headers = this._obj.headers;
+      var present = headers.has(name);
+      if (arguments.length < 2) {
+        this.assert(present, 'expected response to have header with key \'' + name + '\'',
+                    'expected response to not have header with key \'' + name + '\'', name);
+        return;
+      }
+      var actual = headers.get(name);
+      this.assert(present && actual === value, 'expected \'' + name + '\' response header to be #{exp} but got #{act}',
+                  'expected \'' + name + '\' response header to not be #{act}', value, actual);
+    });
+    A.overwriteProperty('ok', function (_super) {
+      return function () {
+        if (!isResponse(this._obj)) return _super.call(this);
+        var code = this._obj.code;
+        this.assert(code === 200, 'expected response code to be 200 but found #{act}',
+                    'expected response code to not be 200 but found #{act}', 200, code);
+      };
+    });
+    statusClass('success', function (c) { return c >= 200 && c < 300; }, '2XX');
+    statusClass('info', function (c) { return c >= 100 && c < 200; }, '1XX');
+    statusClass('redirection', function (c) { return c >= 300 && c < 400; }, '3XX');
+    statusClass('clientError', function (c) { return c >= 400 && c < 500; }, '4XX');
+    statusClass('serverError', function (c) { return c >= 500 && c < 600; }, '5XX');
+    statusClass('error', function (c) { return c >= 400 && c < 600; }, '4XX or 5XX');
+    statusClass('accepted', function (c) { return c === 202; }, '202');
+    statusClass('badRequest', function (c) { return c === 400; }, '400');
+    statusClass('unauthorized', function (c) { return c === 401; }, '401');
+    statusClass('forbidden', function (c) { return c === 403; }, '403');
+    statusClass('notFound', function (c) { return c === 404; }, '404');
+    statusClass('rateLimited', function (c) { return c === 429; }, '429');
+    A.overwriteProperty('json', function (_super) {
+      return function () {
+        if (!isResponse(this._obj)) return _super.call(this);
+        var type = this._obj.headers.get('content-type') || '';
+        this.assert(/^application\/([a-z.+-]*\+)?json/i.test(type) || /\/json/i.test(type),
+                    'expected response to have json body (content-type) but got #{act}',
+                    'expected response to not have json body', undefined, type);
+      };
+    });
+    A.addMethod('body', function (expected) {
+      var body = this._obj.text();
+      if (arguments.length === 0) {
+        this.assert(body.length > 0, 'expected response to have content in body', 'expected response to not have content in body');
+      } else if (expected instanceof RegExp) {
+        this.assert(expected.test(body), 'expected response body text to match #{exp} but got #{act}',
+                    'expected response body text #{act} to not match #{exp}', expected, body);
+      } else if (typeof expected === 'string') {
+        this.assert(body === expected, 'expected response body to equal #{exp} but got #{act}',
+                    'expected response body to not equal #{exp}', expected, body);
+      } else {
+        var json;
+        try { json = this._obj.json(); } catch (e) { json = undefined; }
+        this.assert(utils.eql(json, expected), 'expected response body json to equal #{exp} but got #{act}',
+                    'expected response body json to not equal #{exp}', expected, json);
+      }
+    });
+    A.addChainableMethod('responseTime', function (limit) {
+      var time = this._obj.responseTime;
+      this.assert(time === limit, 'expected response to have responseTime #{exp} but got #{act}',
+                  'expected response to not have responseTime #{exp}', limit, time);
+    }, function () {
+      utils.flag(this, 'object', this._obj.responseTime);
+    });
+    A.addChainableMethod('jsonBody', function (path, value) {
+      var body;
+      try { body = this._obj.json(); } catch (e) { body = undefined; }
+      if (arguments.length === 0) return;
+      if (typeof path === 'object' && path !== null) {
+        new A(body).to.eql(path);
+        return;
+      }
+      var current = body, found = true;
+      String(path).split('.').forEach(function (part) {
+        if (found && current !== null && typeof current === 'object' && own(current, part)) current = current[part];
+        else found = false;
+      });
+      if (arguments.length === 1) {
+        this.assert(found, 'expected response body json to have path #{exp}', 'expected response body json to not have path #{exp}', path);
+      } else {
+        this.assert(found && utils.eql(current, value), 'expected response body json at #{exp} to be ' + text(value) + ' but got #{act}',
+                    'expected response body json at #{exp} to not be #{act}', path, found ? current : undefined);
+      }
+    }, function () {
+      var ok = true;
+      try { this._obj.json(); } catch (e) { ok = false; }
+      if (utils.flag(this, 'negate')) return;
+      this.assert(ok, 'expected response body to be a valid json but got error', 'expected response body to not be a valid json');
+    });
+  });
+
+  function test(name, fn) {
+    var assertion = { name: text(name), passed: true, skipped: false, error: null, place: state.place };
+    state.assertions.push(assertion);
+    if (typeof fn !== 'function') { assertion.skipped = true; return; }
+    try {
+      var result = fn();
+      if (result && typeof result.then === 'function') {
+        result.then(undefined, function (e) { assertion.passed = false; assertion.error = errorText(e); });
+      }
+    } catch (e) {
+      assertion.passed = false;
+      assertion.error = errorText(e);
+    }
+  }
+  test.skip = function (name) {
+    state.assertions.push({ name: text(name), passed: true, skipped: true, error: null, place: state.place });
+  };
+
+  function log(level) {
+    return function () {
+      var parts = [];
+      for (var i = 0; i < arguments.length; i++) parts.push(text(arguments[i]));
+      state.console.push((level === 'log' ? '' : level + ': ') + parts.join(' '));
+    };
+  }
+  var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+
+  var legacy = {
+    setEnvironmentVariable: function (k, v) { state.scopes.environment[String(k)] = v; },
+    getEnvironmentVariable: function (k) { return scope('environment').get(k); },
+    clearEnvironmentVariable: function (k) { delete state.scopes.environment[k]; },
+    clearEnvironmentVariables: function () { state.scopes.environment = {}; },
+    setGlobalVariable: function (k, v) { state.scopes.globals[String(k)] = v; },
+    getGlobalVariable: function (k) { return scope('globals').get(k); },
+    clearGlobalVariable: function (k) { delete state.scopes.globals[k]; },
+    clearGlobalVariables: function () { state.scopes.globals = {}; },
+    getResponseHeader: function (name) { return state.response ? state.response.headers.get(name) : undefined; }
+  };
+
+  // The browsers' atob/btoa on Latin-1 strings (HTML's forgiving-base64), which postman-sandbox provides.
+  var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  function btoa(input) {
+    var text = String(input), out = '';
+    for (var i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 255) throw new Error('btoa: the string has characters outside Latin-1');
+    }
+    for (var j = 0; j < text.length; j += 3) {
+      var a = text.charCodeAt(j), b = text.charCodeAt(j + 1), c = text.charCodeAt(j + 2);
+      var n = (a << 16) | ((b || 0) << 8) | (c || 0);
+      out += alphabet[n >> 18 & 63] + alphabet[n >> 12 & 63] + (isNaN(b) ? '=' : alphabet[n >> 6 & 63]) + (isNaN(c) ? '=' : alphabet[n & 63]);
+    }
+    return out;
+  }
+  function atob(input) {
+    var text = String(input).replace(/[\t\n\f\r ]/g, '');
+    if (text.length % 4 === 0) text = text.replace(/==?$/, '');
+    if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) throw new Error('atob: the string is not valid base64');
+    var out = '', bits = 0, value = 0;
+    for (var i = 0; i < text.length; i++) {
+      value = (value << 6) | alphabet.indexOf(text[i]);
+      bits += 6;
+      if (bits >= 8) { bits -= 8; out += String.fromCharCode((value >> bits) & 255); }
+    }
+    return out;
+  }
+  define('atob', atob);
+  define('btoa', btoa);
+  // No data files yet: one iteration with an empty data row.
+  var iterationData = {
+    get: function () { return undefined; }, has: function () { return false; },
+    toObject: function () { return {}; }, toJSON: function () { return {}; },
+    replaceIn: function (template) { return replaceIn(template); }
+  };
+  legacy.getResponseCookie = function (name) {
+    if (!state.response) return undefined;
+    var cookies = state.response.__cookies;
+    for (var i = cookies.length - 1; i >= 0; i--) if (cookies[i].name === name) return cookies[i];
+    return undefined;
+  };
+
+  // Values as scripts set them (a number stays a number, an object an object), for the rest of the run:
+  // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
+  var typed = { globals: {}, collection: {}, environment: {}, local: {} };
+  function restoreTypes(scopes) {
+    Object.keys(typed).forEach(function (name) {
+      var values = scopes[name], kept = typed[name];
+      Object.keys(kept).forEach(function (key) {
+        if (own(values, key) && values[key] === text(kept[key])) values[key] = kept[key];
+      });
+    });
+  }
+  function asText(name) {
+    var values = state.scopes[name], result = {}, kept = {};
+    Object.keys(values).forEach(function (key) {
+      var value = values[key];
+      result[key] = text(value);
+      if (typeof value !== 'string') kept[key] = value;
+    });
+    typed[name] = kept;
+    return result;
+  }
+
+  // require(): the modules Swift defined (SandboxModules), each made once per run.
+  var factories = {}, modules = {}, globals = {};
+  var provided = ['crypto-js', 'lodash', 'moment', 'uuid'];
+  function require(name) {
+    name = String(name);
+    if (own(modules, name)) return modules[name];
+    if (!own(factories, name)) {
+      throw new Error("Cannot find module '" + name + "': reqrun's sandbox provides " + provided.join(', ') +
+                      (provided.indexOf(name) >= 0 ? ' (its package is not installed)' : ''));
+    }
+    var module = { exports: {} };
+    factories[name].call(global, module, module.exports);
+    modules[name] = module.exports;
+    return module.exports;
+  }
+  define('require', require);
+
+  var baseline = null;
+  function define(name, value) {
+    Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+
+  global.__reqrun = {
+    define: function (name, factory, globalName) {
+      factories[name] = factory;
+      if (globalName) globals[globalName] = name;
+    },
+    begin: function (json) {
+      var input = JSON.parse(json);
+      if (input.fresh && baseline) {
+        Object.getOwnPropertyNames(global).forEach(function (name) {
+          if (!own(baseline, name)) { try { delete global[name]; } catch (e) {} }
+        });
+      }
+      restoreTypes(input.scopes);
+      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
+      state.request = makeRequest(input.request);
+      state.requestData = input.request;
+      state.response = input.response ? makeResponse(input.response) : null;
+      var pm = {
+        test: test,
+        expect: chai.expect,
+        variables: variables,
+        environment: scope('environment'),
+        collectionVariables: scope('collection'),
+        globals: scope('globals'),
+        request: state.request,
+        response: state.response,
+        iterationData: iterationData,
+        // Only skipRequest so far (flow control comes with setNextRequest).
+        execution: { skipRequest: function () { state.skip = true; } },
+        info: { eventName: input.event, iteration: 0, iterationCount: 1, requestName: input.request.name, requestId: input.request.id }
+      };
+      define('pm', pm);
+      define('postman', legacy);
+      define('console', console);
+      define('tests', state.tests);
+      define('request', { url: input.request.url, method: input.request.method, name: input.request.name,
+                          headers: state.request.headers.toObject() });
+      define('environment', Object.assign({}, input.scopes.environment));
+      define('globals', Object.assign({}, input.scopes.globals));
+      define('data', {});
+      Object.keys(globals).forEach(function (name) { define(name, require(globals[name])); });
+      define('iteration', 0);
+      if (!input.response) {
+        ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });
+      } else {
+        var r = input.response;
+        define('responseBody', r.body);
+        define('responseCode', { code: r.code, name: r.reason, detail: r.reason });
+        define('responseTime', r.responseTime);
+        define('responseHeaders', state.response.headers.toObject());
+        define('responseCookies', state.response.__cookies.slice());
+      }
+      if (!baseline) {
+        baseline = {};
+        Object.getOwnPropertyNames(global).forEach(function (name) { baseline[name] = true; });
+      }
+    },
+    enter: function (place) {
+      if (state.skip) return 'skip';
+      state.place = place;
+      state.tests = {};
+      global.tests = state.tests;
+      return '';
+    },
+    // Legacy `tests["name"] = value` of the script that just ran.
+    leave: function () {
+      var tests = global.tests;
+      if (tests && typeof tests === 'object') {
+        Object.keys(tests).forEach(function (name) {
+          state.assertions.push({ name: name, passed: !!tests[name], skipped: false, error: null, place: state.place });
+        });
+      }
+    },
+    end: function () {
+      return JSON.stringify({
+        assertions: state.assertions,
+        console: state.console,
+        globals: asText('globals'), collection: asText('collection'), environment: asText('environment'), local: asText('local'),
+        method: state.changed.method ? state.requestData.method : null,
+        url: state.changed.url ? state.requestData.url : null,
+        headers: state.changed.headers ? state.requestData.headers : null,
+        body: state.changed.body ? state.requestData.body.raw : null,
+        skip: state.skip === true
+      });
+    }
+  };
+})(this);
+"""#
+}

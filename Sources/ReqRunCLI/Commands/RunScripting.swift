@@ -1,0 +1,45 @@
+import Foundation
+import PostmanSandbox
+import ReqRunKit
+
+/// `run`'s Postman scripts: the sandbox is made (and JavaScriptCore loaded) only when a selected request
+/// has a script, so script-free runs start as fast as before (README, "Postman scripts").
+enum RunScripting {
+    /// `--script-timeout SECONDS` (fractions allowed, 0: none); default `PostmanSandbox.defaultTimeLimit`.
+    static func timeLimit(_ text: String?, command: CommandSpec) throws(UsageError) -> Double {
+        guard let text else { return PostmanSandbox.defaultTimeLimit }
+        guard let value = Double(text), value >= 0, value.isFinite, value < 1e9 else {
+            throw UsageError(message: "--script-timeout expects a number of seconds, got '\(text)'", command: command)
+        }
+        return value
+    }
+
+    /// Writes `--export-environment` and `--export-globals` (mode 0600: they may hold secrets), each tried;
+    /// false when one could not be written (said on stderr).
+    static func export(_ variables: ScriptVariables, environment: Environment?, _ arguments: ParsedArguments, _ terminal: Terminal) -> Bool {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        var ok = true
+        for (option, bytes) in [("--export-environment", { PostmanVariablesExport.environment(environment, scripts: variables) }),
+                                ("--export-globals", { PostmanVariablesExport.globals(variables) })] {
+            guard let path = arguments.value(option) else { continue }
+            do {
+                try UserFile.write(bytes(), toPath: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL.path, mode: 0o600)
+                terminal.line(terminal.styled("\(option.dropFirst(9)) written to \(path)", .dim))
+            } catch {
+                terminal.error("\(error)")
+                ok = false
+            }
+        }
+        return ok
+    }
+
+    /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,
+    /// which runs no test script).
+    /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
+    static func sandbox(for references: [RequestReference], timeLimit: Double, preRequestOnly: Bool) throws -> RequestScripting? {
+        guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
+            return nil
+        }
+        return try PostmanSandbox(timeLimit: timeLimit)
+    }
+}

@@ -1,0 +1,36 @@
+/// Where the values scripts set go among a request's variable layers, and what scripts see of them; shared by
+/// the run and `--dry-run`.
+extension Runner {
+    /// The layers of `scope(fileLayers:_:captured:)` with, when `scripts` is not nil, the values scripts set
+    /// in Newman's precedence (globals < collection < environment < data < local), all literal:
+    /// `globals (script)` below everything, `collection (script)` just above the collection's variables,
+    /// `environment (script)` just above the environment (below `--var`), `pm.variables` on top.
+    static func scope(fileLayers: [VariableLayer], _ configuration: RunConfiguration, captured: VariableLayer,
+                      scripts: ScriptVariables?, collectionKey: Int) -> VariableScope {
+        guard let scripts else { return scope(fileLayers: fileLayers, configuration, captured: captured) }
+        var layers = fileLayers
+        layers.insert(VariableLayer(source: "collection (script)", values: scripts.collections[collectionKey] ?? [:], isLiteral: true),
+                      at: min(1, layers.count))
+        layers.insert(VariableLayer(source: "globals (script)", values: scripts.globals, isLiteral: true), at: 0)
+        var scope = scope(fileLayers: layers, configuration, captured: captured)
+        // Above the environment's layer when there is one, else just below `--var`.
+        let environment = scope.layers.firstIndex { $0.source.hasPrefix("environment") } ?? (layers.count - 1)
+        scope.layers.insert(VariableLayer(source: "environment (script)", values: scripts.environment, isLiteral: true), at: environment + 1)
+        scope.layers.append(VariableLayer(source: "pm.variables", values: scripts.local, isLiteral: true))
+        return scope
+    }
+
+    /// What the scripts of `reference` see of its variables besides what scripts set.
+    static func scriptContext(_ reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer) -> ScriptContext {
+        var groupValues: [String: String] = [:]
+        for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
+        var upper = configuration.overrides
+        upper.merge(captured.values) { $1 }
+        return ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
+                             collectionValues: Dictionary(reference.collectionVariables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                             groupValues: groupValues,
+                             environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
+                                                           uniquingKeysWith: { $1 }),
+                             upperValues: upper)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What `--export-environment FILE` and `--export-globals FILE` write (Newman's options of the same names):
+/// a Postman environment or globals export, `{"id", "name", "values": [{"key", "value", "type", "enabled"}],
+/// "_postman_variable_scope", "_postman_exported_at", "_postman_exported_using"}`, with the values the
+/// run's scripts left. The environment file itself is never modified.
+public enum PostmanVariablesExport {
+    /// The environment's variables in file order with the values scripts set over them, then the variables
+    /// scripts added, by name. A secret stays `type` `secret` (its value is written: the user asked for it).
+    public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
+        var values = (environment?.variables ?? []).map { ($0.name, scripts.environment[$0.name] ?? $0.value) }
+        let known = Set(values.map(\.0))
+        values += scripts.environment.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return render(name: environment?.name ?? "environment", scope: "environment", values: values,
+                      secretNames: environment?.secretNames ?? [])
+    }
+
+    /// The globals scripts set (`pm.globals`), by name.
+    public static func globals(_ scripts: ScriptVariables) -> [UInt8] {
+        render(name: "globals", scope: "globals", values: scripts.globals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+               secretNames: [])
+    }
+
+    static func render(name: String, scope: String, values: [(String, String)], secretNames: Set<String>) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 64 * values.count)
+        w.object { w in
+            w.field("_postman_exported_at", RunID.iso8601(Date()))
+            w.field("_postman_exported_using", "reqrun/\(reqrunVersion)")
+            w.field("_postman_variable_scope", scope)
+            w.field("id", UUID().lowercasedText)
+            w.field("name", name)
+            w.field("values", values) { w, pair in
+                w.object { w in
+                    w.field("enabled", true)
+                    w.field("key", pair.0)
+                    w.field("type", secretNames.contains(pair.0) ? "secret" : "default")
+                    w.field("value", pair.1)
+                }
+            }
+        }
+        return w.finish()
+    }
+}

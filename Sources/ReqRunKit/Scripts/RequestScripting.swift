@@ -1,0 +1,96 @@
+/// Runs a request's pre-request and test scripts (implemented by the `PostmanSandbox` target on
+/// JavaScriptCore; the CLI hands one to `Runner.run` when a selected request has scripts).
+///
+/// The runner calls it on one thread, in list order: for each request `preRequest` (possibly changing the
+/// request) before its variables are resolved, then, when a response arrived, `test`. Both get the values
+/// scripts set so far (`ScriptVariables`) and return them changed.
+public protocol RequestScripting: AnyObject {
+    /// Runs `scripts` (the request's `prerequest` scripts, collection first) on `request`, whose templates
+    /// are not resolved yet; the scripts may change its method, URL, header fields and raw body.
+    func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext, variables: inout ScriptVariables) -> ScriptOutcome
+
+    /// Runs `scripts` (the request's `test` scripts, collection first) on `response`.
+    func test(_ scripts: [Script], request: Request, response: ResponseView, context: ScriptContext,
+              variables: inout ScriptVariables) -> ScriptOutcome
+}
+
+/// What a script sees of the request's place and variables besides the values scripts set.
+public struct ScriptContext: Sendable {
+    /// The request's name and id (Postman's `pm.info.requestName`, `requestId`).
+    public var requestName: String
+    public var requestID: String?
+    /// The collection's key in `ScriptVariables.collections` (its position in the workspace).
+    public var collectionKey: Int
+    /// Values as the files give them: the collection's variables, the groups' (outer to inner merged), the
+    /// environment's, and the layers above the environment (`--var`, captures) merged.
+    public var collectionValues: [String: String]
+    public var groupValues: [String: String]
+    public var environmentValues: [String: String]
+    public var upperValues: [String: String]
+
+    public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
+                groupValues: [String: String], environmentValues: [String: String], upperValues: [String: String]) {
+        self.requestName = requestName
+        self.requestID = requestID
+        self.collectionKey = collectionKey
+        self.collectionValues = collectionValues
+        self.groupValues = groupValues
+        self.environmentValues = environmentValues
+        self.upperValues = upperValues
+    }
+}
+
+/// The values scripts set during a run, by Postman scope (`pm.globals`, `pm.collectionVariables`,
+/// `pm.environment`, `pm.variables`): only what scripts set, over the files' values. They are data: used as
+/// written in `{{name}}` resolution, never expanded again (`VariableLayer.isLiteral`).
+public struct ScriptVariables: Sendable, Equatable {
+    public var globals: [String: String] = [:]
+    /// By `ScriptContext.collectionKey`.
+    public var collections: [Int: [String: String]] = [:]
+    public var environment: [String: String] = [:]
+    /// `pm.variables.set`: Postman's local scope, over every other for the rest of the run.
+    public var local: [String: String] = [:]
+
+    public init() {}
+}
+
+/// What a request's scripts of one event did.
+public struct ScriptOutcome: Sendable, Equatable {
+    /// `pm.test` and `tests["…"]` assertions, in the order they were made.
+    public var assertions: [ScriptAssertion] = []
+    /// `console.*` lines, in order (`warn: …`, `error: …` for the levels other than `log`).
+    public var console: [String] = []
+    /// A syntax error, an uncaught exception or the time limit, with the script's place and position
+    /// (`collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`); the later scripts of the
+    /// event did not run.
+    public var error: String?
+    /// A pre-request script called `pm.execution.skipRequest()`: the request is not sent (Postman's meaning);
+    /// the request's later scripts did not run.
+    public var skipRequest = false
+
+    public init(assertions: [ScriptAssertion] = [], console: [String] = [], error: String? = nil) {
+        self.assertions = assertions
+        self.console = console
+        self.error = error
+    }
+}
+
+/// One `pm.test` (or legacy `tests["name"] = value`) assertion.
+public struct ScriptAssertion: Sendable, Equatable {
+    public var name: String
+    public var passed: Bool
+    /// `pm.test.skip`: neither passed nor failed (counted as passed).
+    public var skipped: Bool
+    /// Why it failed: the exception's name and message (`AssertionError: expected 404 to equal 200`).
+    public var error: String?
+    /// The script's place (`Script.place`).
+    public var place: String
+
+    public init(name: String, passed: Bool, skipped: Bool = false, error: String? = nil, place: String) {
+        self.name = name
+        self.passed = passed
+        self.skipped = skipped
+        self.error = error
+        self.place = place
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+import PostmanSandbox
+import ReqRunKit
+
+/// The sandbox on its own (no server: the response is given): one context, scripts compiled once.
+@Suite struct PostmanSandboxTests {
+    private static let context = ScriptContext(requestName: "r", requestID: nil, collectionKey: 0, collectionValues: [:],
+                                               groupValues: [:], environmentValues: [:], upperValues: [:])
+    private static let response = ResponseView(status: 201, headers: [HeaderField(name: "Content-Type", value: "application/json")],
+                                               body: Array(#"{"id": 7}"#.utf8), bodySize: 9, totalMicroseconds: 12_345)
+
+    private func test(_ sandbox: PostmanSandbox, _ lines: [String], variables: inout ScriptVariables) -> ScriptOutcome {
+        let script = Script(event: .test, source: lines.joined(separator: "\n"), file: "c.json", fieldPath: "item[0].event[0]")
+        return sandbox.test([script], request: Request(url: "http://x.invalid/"), response: Self.response, context: Self.context,
+                            variables: &variables)
+    }
+
+    @Test func eachDistinctScriptIsCompiledOnceForTheRun() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let before = sandbox.compiledScriptCount
+        let script = ["pm.test('created', () => pm.response.to.have.status(201));"]
+        for _ in 0..<5 {
+            #expect(test(sandbox, script, variables: &variables).assertions.map(\.passed) == [true])
+        }
+        #expect(sandbox.compiledScriptCount == before + 1)
+        _ = test(sandbox, ["pm.test('other', () => {});"], variables: &variables)
+        #expect(sandbox.compiledScriptCount == before + 2)
+    }
+
+    @Test func valuesSetComeBackByScopeAndOnlyWhenTheyDifferFromTheFiles() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, [
+            "pm.environment.set('id', pm.response.json().id); pm.globals.set('flag', true);",
+            "pm.collectionVariables.set('obj', {a: 1}); pm.variables.set('t', pm.response.responseTime);",
+        ], variables: &variables)
+        #expect(outcome.error == nil)
+        #expect(variables.environment == ["id": "7"])
+        #expect(variables.globals == ["flag": "true"])
+        #expect(variables.collections[0] == ["obj": #"{"a":1}"#])
+        #expect(variables.local == ["t": "12"])
+    }
+
+    @Test func unsetClearAndTheLegacyClearFunctionsRemoveValues() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        variables.environment = ["a": "1", "b": "2"]
+        variables.globals = ["g": "1", "h": "2"]
+        variables.local = ["l": "1"]
+        variables.collections[0] = ["c": "1"]
+        let outcome = test(sandbox, [
+            "pm.environment.unset('a'); postman.clearEnvironmentVariable('b'); postman.setEnvironmentVariable('e', 'E');",
+            "postman.clearGlobalVariable('g'); pm.variables.clear(); pm.collectionVariables.clear();",
+            "pm.test('gone', () => { pm.expect(pm.environment.toObject()).to.eql({e: 'E'}); pm.expect(pm.globals.toObject()).to.eql({h: '2'});",
+            "  pm.expect(pm.variables.has('l')).to.be.false; pm.expect(pm.collectionVariables.has('c')).to.be.false; });",
+            "postman.clearGlobalVariables(); pm.test('all globals gone', () => pm.expect(pm.globals.toObject()).to.eql({}));",
+            "postman.clearEnvironmentVariables(); pm.test('all environment gone', () => pm.expect(postman.getEnvironmentVariable('e')).to.be.undefined);",
+        ], variables: &variables)
+        #expect(outcome.assertions.map(\.passed) == [true, true, true], "\(outcome.assertions)")
+        #expect(variables.environment.isEmpty && variables.globals.isEmpty && variables.local.isEmpty && variables.collections[0] == [:])
+    }
+
+    @Test func valuesKeepTheirJavaScriptTypeForTheRestOfTheRunWhileTheirTextIsUnchanged() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, ["pm.environment.set('n', 5); pm.collectionVariables.set('o', {a: 1}); pm.globals.set('b', false);",
+                           "pm.environment.set('changed', 1);"], variables: &variables)
+        #expect(variables.environment == ["n": "5", "changed": "1"])
+        variables.environment["changed"] = "2"  // as if set again from elsewhere: the text wins
+        let outcome = test(sandbox, [
+            "pm.test('typed', () => { pm.expect(pm.environment.get('n')).to.equal(5); pm.expect(pm.collectionVariables.get('o')).to.eql({a: 1});",
+            "  pm.expect(pm.globals.get('b')).to.equal(false); pm.expect(pm.environment.get('changed')).to.equal('2');",
+            "  pm.expect(pm.variables.replaceIn('{{n}}/{{b}}')).to.equal('5/false'); });",
+        ], variables: &variables)
+        #expect(outcome.assertions.map(\.passed) == [true], "\(outcome.assertions)")
+    }
+
+    @Test func requireGivesDebiansLodashMomentAndCryptoJSAndOurUUID() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, [
+            "const CryptoJS = require('crypto-js'), moment = require(\"moment\"), lodash = require('lodash');",
+            "pm.test('crypto-js', () => {",
+            "  pm.expect(CryptoJS.HmacSHA256('The quick brown fox jumps over the lazy dog', 'key').toString())",
+            "    .to.equal('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');",
+            "  pm.expect(CryptoJS.MD5('abc').toString(CryptoJS.enc.Hex)).to.equal('900150983cd24fb0d6963f7d28e17f72');",
+            "  pm.expect(CryptoJS.enc.Base64.stringify(CryptoJS.enc.Utf8.parse('hi'))).to.equal('aGk='); });",
+            "pm.test('moment', () => pm.expect(moment.utc('2026-12-01T09:00:00Z').add(7, 'days').format('YYYY-MM-DD')).to.equal('2026-12-08'));",
+            "pm.test('lodash and _', () => { pm.expect(lodash.chunk([1, 2, 3], 2)).to.eql([[1, 2], [3]]); pm.expect(_.sum([1, 2])).to.equal(3); });",
+            "pm.test('same module object', () => pm.expect(require('lodash')).to.equal(lodash));",
+            "pm.test('uuid', () => { const uuid = require('uuid'); pm.expect(uuid()).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);",
+            "  pm.expect(uuid.v4()).to.not.equal(uuid.v4()); });",
+            "pm.test('unknown module', () => pm.expect(() => require('fs')).to.throw(\"Cannot find module 'fs': reqrun's sandbox provides crypto-js, lodash, moment, uuid\"));",
+        ], variables: &variables)
+        #expect(outcome.error == nil)
+        #expect(outcome.assertions.filter { !$0.passed }.map { "\($0.name): \($0.error ?? "")" } == [])
+        #expect(outcome.assertions.count == 6)
+        // A fresh context: the global alone brings the module in.
+        let legacy = test(try PostmanSandbox(), ["pm.test('CryptoJS global', () => pm.expect(CryptoJS.SHA1('abc').toString()).to.equal('a9993e364706816aba3e25717850c26c9cd0d89d'));"],
+                          variables: &variables)
+        #expect(legacy.assertions.map(\.passed) == [true], "\(legacy)")
+    }
+
+    @Test func theTimeLimitCanBeTurnedOffAndAThrownStringIsReportedWithoutPosition() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 0)
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, ["throw 'plain text';"], variables: &variables)
+        #expect(outcome.error == "c.json: item[0].event[0] (test): plain text")
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// Postman pre-request and test scripts run by the built binary on JavaScriptCore, against the local httpbin,
+/// with collections of our own.
+@Suite struct PostmanScriptsEndToEndTests {
+    /// A v2.1 collection: `items` are (name, url, pre-request lines, test lines); `events` are the
+    /// collection's own scripts as (listen, lines).
+    static func collection(_ items: [(name: String, url: String, pre: [String], test: [String])],
+                           events: [(String, [String])] = [], variables: [String: String] = [:]) -> String {
+        func quoted(_ text: String) -> String {
+            String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self)
+                .dropFirst().dropLast().description
+        }
+        func eventList(_ events: [(String, [String])]) -> String {
+            "[" + events.filter { !$0.1.isEmpty }.map { listen, lines in
+                "{\"listen\": \"\(listen)\", \"script\": {\"exec\": [\(lines.map(quoted).joined(separator: ", "))]}}"
+            }.joined(separator: ", ") + "]"
+        }
+        let itemText = items.map { item in
+            "{\"name\": \(quoted(item.name)), \"event\": \(eventList([("prerequest", item.pre), ("test", item.test)])), "
+                + "\"request\": {\"method\": \"GET\", \"url\": \(quoted(item.url))}}"
+        }.joined(separator: ",\n")
+        let variableText = variables.sorted { $0.key < $1.key }.map { "{\"key\": \(quoted($0.key)), \"value\": \(quoted($0.value))}" }
+        return """
+            {"info": {"name": "scripts", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "event": \(eventList(events)), "variable": [\(variableText.joined(separator: ", "))],
+             "item": [\(itemText)]}
+            """
+    }
+
+    private func run(_ collection: String, _ arguments: [String] = [], environment: String? = nil) throws -> (ReqRunBinary.Output, RunRecord) {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", collection)
+        var extra: [String] = []
+        if let environment {
+            try dir.write("env.json", environment)
+            extra = ["--env", "env.json"]
+        }
+        let output = try ReqRunBinary.run(["run", "--all"] + extra + arguments, in: dir.url)
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
+        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
+        return (output, try JSONDecoder().decode(RunRecord.self, from: data))
+    }
+
+    private static func scriptChecks(_ result: RequestResult) -> [String] {
+        result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
+    }
+
+    @Test func testsAssertOnTheResponseWithChaiAndChaiPostman() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("json", "\(base)/json", [], [
+                "pm.test('status', function () { pm.response.to.have.status(200); });",
+                "pm.test('ok', () => { pm.response.to.be.ok; pm.response.to.be.success; pm.response.to.not.be.clientError; });",
+                "pm.test('header', () => { pm.response.to.have.header('Content-Type'); pm.response.to.have.header('content-type', 'application/json'); });",
+                "pm.test('jsonBody', () => { pm.response.to.have.jsonBody; pm.response.to.be.json; });",
+                "pm.test('json()', () => pm.expect(pm.response.json().slideshow.author).to.eql('Yours Truly'));",
+                "pm.test('fields', () => { pm.expect(pm.response.code).to.equal(200); pm.expect(pm.response.status).to.equal('OK');",
+                "  pm.expect(pm.response.headers.get('CONTENT-TYPE')).to.include('json'); pm.expect(pm.response.headers.has('content-length')).to.be.true;",
+                "  pm.expect(pm.response.headers.toObject()).to.be.an('object'); pm.expect(pm.response.text()).to.include('slideshow');",
+                "  pm.expect(pm.response.responseTime).to.be.a('number').and.at.least(0); pm.expect(pm.response.responseSize).to.be.above(100); });",
+                "pm.test('legacy globals', () => { pm.expect(responseCode.code).to.equal(200); pm.expect(JSON.parse(responseBody)).to.have.property('slideshow');",
+                "  pm.expect(responseTime).to.be.a('number'); pm.expect(responseHeaders['Content-Type']).to.equal('application/json'); });",
+                "tests['legacy tests'] = responseCode.code === 200;",
+                "pm.test('wrong status', () => pm.response.to.have.status(404));",
+                "pm.test.skip('not yet', () => { throw new Error('never runs'); });",
+                "pm.test('async', async () => { await null; pm.expect(1).to.equal(1); });",
+                "pm.test('async failure', async () => { await null; pm.expect('a').to.equal('b'); });",
+            ]),
+        ]))
+        #expect(output.status == 1, "a failed assertion is exit 1: \(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(result.outcome == .response)
+        #expect(Self.scriptChecks(result) == [
+            "✓ status", "✓ ok", "✓ header", "✓ jsonBody", "✓ json()", "✓ fields", "✓ legacy globals",
+            "✗ wrong status: AssertionError: expected response to have status code 404 but got 200",
+            "✓ not yet", "✓ async", "✗ async failure: AssertionError: expected 'a' to equal 'b'", "✓ legacy tests",
+        ])
+        #expect(result.expectations.first { $0.description == "not yet" }?.kind == "script-skipped")
+        #expect(output.stdout.contains("    ✓ status\n"))
+        #expect(output.stdout.contains("    ✗ wrong status\n        AssertionError: expected response to have status code 404 but got 200"))
+        #expect(output.stdout.contains("    - not yet (skipped)"))
+    }
+
+    @Test func cookiesBodyResponseTimeBase64AndIterationData() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("cookies", "\(base)/response-headers?Set-Cookie=session%3Dabc%3B%20Path%3D%2F%3B%20HttpOnly", [], [
+                "pm.test('pm.response.cookies', () => { pm.expect(pm.response.cookies.get('session')).to.equal('abc');",
+                "  pm.expect(pm.response.cookies.has('other')).to.be.false; pm.expect(pm.response.cookies.toObject()).to.eql({session: 'abc'}); });",
+                "pm.test('legacy cookies', () => { pm.expect(postman.getResponseCookie('session')).to.include({value: 'abc', path: '/', httpOnly: true});",
+                "  pm.expect(responseCookies).to.have.lengthOf(1); pm.expect(postman.getResponseHeader('set-cookie')).to.include('session=abc'); });",
+                "pm.test('body', () => { pm.response.to.have.body(); pm.response.to.have.body(/session/); pm.response.to.not.have.body('x'); });",
+                "pm.test('responseTime', () => pm.response.to.have.responseTime.below(5000));",
+                "pm.test('base64', () => { pm.expect(btoa('user:pä')).to.equal('dXNlcjpw5A=='); pm.expect(atob('dXNlcjpw5A==')).to.equal('user:pä'); });",
+                "pm.test('one iteration, no data', () => { pm.expect(pm.iterationData.toObject()).to.eql({}); pm.expect(iteration).to.equal(0);",
+                "  pm.expect(data).to.eql({}); pm.expect(pm.info.iterationCount).to.equal(1); pm.expect(pm.info.eventName).to.equal('test'); });",
+            ]),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ pm.response.cookies", "✓ legacy cookies", "✓ body", "✓ responseTime",
+                                                         "✓ base64", "✓ one iteration, no data"])
+    }
+
+    @Test func scriptVariablesResolveInLaterRequestsAsDataWithNewmansPrecedence() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("set", "\(base)/get?c={{fromCollection}}", [
+                "pm.collectionVariables.set('fromCollection', 'c1');",
+            ], [
+                "pm.environment.set('token', pm.response.json().args.c + '-{{literal}}');",
+                "pm.globals.set('g', 'G');",
+                "postman.setEnvironmentVariable('legacy', 'L');",
+                "pm.variables.set('local', 'over-everything');",
+                "pm.environment.set('shadowed', 'env-from-script');",
+                "pm.environment.set('gone', 'x'); pm.environment.unset('gone');",
+                "console.log('set', pm.environment.get('token'), {n: 1}); console.warn('careful');",
+            ]),
+            ("use", "\(base)/get?t={{token}}&g={{g}}&l={{legacy}}&local={{local}}&s={{shadowed}}", [], [
+                "pm.test('scopes', () => {",
+                "  pm.expect(pm.environment.get('token')).to.equal('c1-{{literal}}');",
+                "  pm.expect(pm.environment.has('token')).to.be.true; pm.expect(pm.environment.has('gone')).to.be.false;",
+                "  pm.expect(pm.environment.get('fromFile')).to.equal('F');",
+                "  pm.expect(pm.globals.get('g')).to.equal('G'); pm.expect(postman.getGlobalVariable('g')).to.equal('G');",
+                "  pm.expect(postman.getEnvironmentVariable('legacy')).to.equal('L');",
+                "  pm.expect(pm.collectionVariables.get('fromCollection')).to.equal('c1');",
+                "  pm.expect(pm.collectionVariables.get('fileVar')).to.equal('fv');",
+                "  pm.expect(pm.variables.get('shadowed')).to.equal('local wins'); pm.expect(pm.variables.get('fileVar')).to.equal('fv');",
+                "  pm.expect(pm.variables.replaceIn('{{g}}/{{legacy}}/{{missing}}')).to.equal('G/L/{{missing}}');",
+                "  pm.expect(pm.environment.toObject()).to.include({token: 'c1-{{literal}}', fromFile: 'F'});",
+                "  pm.expect(pm.response.json().args).to.eql({t: 'c1-{{literal}}', g: 'G', l: 'L', local: 'over-everything', s: 'local wins'});",
+                "});",
+            ]),
+        ], events: [("prerequest", ["pm.variables.set('shadowed', 'local wins');"])], variables: ["fileVar": "fv"]),
+        ["--var", "literal=NOT-EXPANDED"], environment: """
+            {"name": "e", "values": [{"key": "fromFile", "value": "F"}, {"key": "shadowed", "value": "env-file"}]}
+            """)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].url == "\(base)/get?c=c1")
+        #expect(record.results[0].console == ["set c1-{{literal}} {\"n\":1}", "warn: careful"])
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ scopes"])
+        #expect(output.stdout.contains("    │ set c1-{{literal}} {\"n\":1}\n    │ warn: careful"))
+    }
+
+    @Test func preRequestScriptsChangeTheRequestAndRunCollectionFolderRequestInOrder() throws {
+        let base = try TestServers.httpbin()
+        let collection = """
+            {"info": {"name": "order", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "event": [{"listen": "prerequest", "script": {"exec": ["pm.variables.set('order', 'collection');"]}},
+                       {"listen": "test", "script": {"exec": ["console.log('test: collection');"]}}],
+             "item": [{"name": "folder",
+               "event": [{"listen": "prerequest", "script": {"exec": ["pm.variables.set('order', pm.variables.get('order') + ',folder');"]}},
+                         {"listen": "test", "script": {"exec": ["console.log('test: folder');"]}}],
+               "item": [{"name": "request",
+                 "event": [{"listen": "prerequest", "script": {"exec": [
+                     "pm.variables.set('order', pm.variables.get('order') + ',request');",
+                     "pm.request.headers.add({key: 'X-Order', value: '{{order}}'});",
+                     "pm.request.headers.upsert({key: 'X-Replaced', value: 'new'});",
+                     "pm.request.headers.remove('X-Removed');",
+                     "pm.request.url = pm.request.url.toString().replace('/get', '/anything') + '?from=script';",
+                     "pm.request.method = 'post';"]}},
+                   {"listen": "test", "script": {"exec": [
+                     "console.log('test: request');",
+                     "pm.test('sent as changed', () => { const j = pm.response.json();",
+                     "  pm.expect(j.method).to.equal('POST'); pm.expect(j.args).to.eql({from: 'script'});",
+                     "  pm.expect(j.headers['X-Order']).to.equal('collection,folder,request');",
+                     "  pm.expect(j.headers['X-Replaced']).to.equal('new'); pm.expect(j.headers).to.not.have.property('X-Removed'); });"]}}],
+                 "request": {"method": "GET", "url": "\(base)/get",
+                   "header": [{"key": "X-Replaced", "value": "old"}, {"key": "X-Removed", "value": "1"}]}}]}]}
+            """
+        let (output, record) = try run(collection)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].method == "POST")
+        #expect(record.results[0].console == ["test: collection", "test: folder", "test: request"])
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ sent as changed"])
+    }
+
+    @Test func preRequestScriptsChangeQueryAndBodyAndSkipRequests() throws {
+        let base = try TestServers.httpbin()
+        let collection = """
+            {"info": {"name": "q", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+              {"name": "query and body", "event": [{"listen": "prerequest", "script": {"exec": [
+                 "pm.request.url.query.add({key: 'added', value: 'a b'}); pm.request.url.query.upsert({key: 'keep', value: '2'});",
+                 "pm.request.url.query.remove('drop'); pm.request.addQueryParams('x=1&y');",
+                 "console.log(pm.request.url.query.get('keep'), pm.request.url.query.has('drop'), pm.request.body.mode);",
+                 "const body = JSON.parse(pm.request.body.raw); body.signed = true; pm.request.body.raw = JSON.stringify(body);"]}},
+                {"listen": "test", "script": {"exec": [
+                 "pm.test('sent as changed', () => { const j = pm.response.json();",
+                 "  pm.expect(j.args).to.eql({keep: '2', added: 'a b', x: '1', y: ''}); pm.expect(j.json).to.eql({n: 1, signed: true}); });"]}}],
+               "request": {"method": "POST", "url": "\(base)/anything?keep=1&drop=x",
+                 "body": {"mode": "raw", "raw": "{\\"n\\": 1}", "options": {"raw": {"language": "json"}}}}},
+              {"name": "skipped", "event": [{"listen": "prerequest", "script": {"exec": ["pm.execution.skipRequest();"]}},
+                                            {"listen": "test", "script": {"exec": ["throw new Error('no test runs');"]}}],
+               "request": {"method": "GET", "url": "http://127.0.0.1:9/never"}},
+              {"name": "undefined", "event": [{"listen": "prerequest", "script": {"exec": ["console.log('before the undefined variable');"]}}],
+               "request": {"method": "GET", "url": "http://127.0.0.1:9/{{nowhere}}"}}]}
+            """
+        let (output, record) = try run(collection)
+        #expect(output.status == 3, "the undefined variable: \(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].console == ["2 false raw"])
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ sent as changed"])
+        #expect(record.results[1].outcome == .skipped)
+        #expect(record.results[2].outcome == .invalid)
+        #expect(record.results[2].console == ["before the undefined variable"], "a request not prepared keeps its scripts' console")
+        #expect(record.results[1].error?.message == "a pre-request script called pm.execution.skipRequest()")
+    }
+
+    @Test func scriptErrorsFailTheirRequestWithPlaceAndPositionAndExit3() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("syntax", "\(base)/get", [], ["var a = 1;", "var b = ;"]),
+            ("throws", "\(base)/get", [], ["pm.test('before', () => {});", "", "   null.x;"]),
+            ("pre", "\(base)/get", ["throw new Error('no token');"], []),
+            ("fine", "\(base)/get", [], ["pm.test('still runs', () => pm.response.to.be.ok);"]),
+        ]))
+        #expect(output.status == 3, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results.map(\.outcome) == [.scriptError, .scriptError, .scriptError, .response])
+        #expect(record.results[0].error?.message == "collections/scripts.json: item[0].event[0] (test) 2: SyntaxError: Unexpected token ';'")
+        #expect(record.results[1].error?.message
+                == "collections/scripts.json: item[1].event[0] (test) 3:8: TypeError: null is not an object (evaluating 'null.x')")
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ before"])
+        #expect(record.results[2].error?.message == "collections/scripts.json: item[2].event[0] (prerequest) 1:16: Error: no token")
+        #expect(record.results[2].response == nil, "a failed pre-request script: nothing sent")
+        #expect(Self.scriptChecks(record.results[3]) == ["✓ still runs"])
+        #expect(record.summary.errors == 3)
+    }
+
+    @Test func aScriptThatLoopsForeverIsStoppedByTheTimeLimit() throws {
+        let base = try TestServers.httpbin()
+        let started = Date()
+        let (output, record) = try run(Self.collection([
+            ("loop", "\(base)/get", [], ["while (true) {}"]),
+            ("after", "\(base)/get", [], ["pm.test('the context still works', () => pm.response.to.be.ok);"]),
+        ]), ["--script-timeout", "0.3"])
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(output.status == 3)
+        #expect(record.results[0].error?.message
+                == "collections/scripts.json: item[0].event[0] (test): the script ran for more than 0.3 s and was stopped (--script-timeout)")
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ the context still works"])
+    }
+
+    @Test func oneContextPerRunWithGlobalsResetBetweenRequests() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("first", "\(base)/get", [], ["leaked = 5; Array.prototype.sameContext = true;",
+                                          "pm.test('sees its own global', () => pm.expect(leaked).to.equal(5));"]),
+            ("second", "\(base)/get", [], [
+                "pm.test('globals reset', () => pm.expect(typeof leaked).to.equal('undefined'));",
+                "pm.test('same context', () => pm.expect([].sameContext).to.equal(true));",
+                "pm.test('nothing outside ECMAScript', () => { pm.expect(() => require('fs')).to.throw(/Cannot find module 'fs'/);",
+                "  pm.expect(() => require('child_process')).to.throw(/Cannot find module/);",
+                "  pm.expect(typeof process).to.equal('undefined'); pm.expect(typeof fetch).to.equal('undefined');",
+                "  pm.expect(typeof XMLHttpRequest).to.equal('undefined'); pm.expect(typeof print).to.equal('undefined'); });",
+            ]),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ sees its own global"])
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ globals reset", "✓ same context", "✓ nothing outside ECMAScript"])
+    }
+
+    @Test func javaScriptCoreIsLoadedOnlyWhenASelectedRequestHasAScript() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/plain.json", Self.collection([("plain", "\(base)/get", [], [])]))
+        try dir.write("collections/scripted.json", Self.collection([("scripted", "\(base)/get", [], ["pm.test('t', () => {});"])])
+            .replacingOccurrences(of: "\"name\": \"scripts\"", with: "\"name\": \"scripted\""))
+        // The dynamic loader names every library it loads (ld.so(8), LD_DEBUG=files).
+        let debug = ["LD_DEBUG": "files"]
+        for arguments in [["--version"], ["list", "--all"], ["run", "scripts"]] {
+            let output = try ReqRunBinary.run(arguments, in: dir.url, environment: debug)
+            #expect(output.status == 0, "\(arguments): \(output.stderr.suffix(500))")
+            #expect(!output.stderr.contains("libjavascriptcoregtk"), "\(arguments) loaded JavaScriptCore")
+        }
+        let scripted = try ReqRunBinary.run(["run", "scripted"], in: dir.url, environment: debug)
+        #expect(scripted.status == 0)
+        #expect(scripted.stderr.contains("file=libjavascriptcoregtk-4.1.so.0 [0];  dynamically loaded by"))
+    }
+
+    @Test func dryRunRunsPreRequestScriptsAndSendsNothing() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("first", "http://127.0.0.1:9/a?t={{token}}", ["pm.environment.set('token', 'T1'); pm.request.headers.add({key: 'X-Pre', value: 'yes'});",
+                                                         "console.log('pre ran');"], ["throw new Error('test scripts do not run');"]),
+            ("second", "http://127.0.0.1:9/b?t={{token}}", [], []),
+            ("broken", "http://127.0.0.1:9/c", ["null.x;"], []),
+        ]))
+        let output = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(output.status == 3, "the broken pre-request script: \(output.stdout)")
+        #expect(output.stdout.contains("# scripts / scripts / first\n│ pre ran\nGET http://127.0.0.1:9/a?t=T1\nX-Pre: yes\n"))
+        #expect(output.stdout.contains("GET http://127.0.0.1:9/b?t=T1\n"))
+        #expect(output.stdout.contains("not sent: collections/scripts.json: item[2].event[0] (prerequest) 1:5: TypeError: null is not an object"))
+        #expect(!dir.exists(".reqrun/runs"))
+    }
+
+    @Test func exportEnvironmentAndGlobalsWriteWhatScriptsSetAndLeaveTheEnvironmentFileAlone() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("set", "\(base)/get", [], ["pm.environment.set('token', 'new'); pm.environment.set('added', 'A'); pm.globals.set('g', 1);"]),
+        ]))
+        let environment = #"{"name": "stage", "values": [{"key": "token", "value": "old", "type": "secret"}, {"key": "base", "value": "b"}]}"#
+        try dir.write("stage.json", environment)
+        let output = try ReqRunBinary.run(["run", "--all", "--env", "stage.json", "--export-environment", "out/env.json",
+                                           "--export-globals", "globals.json"], in: dir.url)
+        #expect(output.status == 74, "a missing folder: \(output.stderr)")
+        #expect(output.stderr.contains("error: ") && output.stderr.contains("/out: No such file or directory"), "\(output.stderr)")
+        #expect(dir.exists("globals.json"), "each export is tried")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let again = try ReqRunBinary.run(["run", "--all", "--env", "stage.json", "--export-environment", "out/env.json",
+                                          "--export-globals", "globals.json"], in: dir.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("environment written to out/env.json"))
+        struct Export: Decodable {
+            struct Value: Decodable, Equatable { var key: String; var value: String; var type: String; var enabled: Bool }
+            var name: String
+            var values: [Value]
+            var _postman_variable_scope: String
+        }
+        let env = try JSONDecoder().decode(Export.self, from: Data(try dir.read("out/env.json").utf8))
+        #expect(env.name == "stage" && env._postman_variable_scope == "environment")
+        #expect(env.values == [.init(key: "token", value: "new", type: "secret", enabled: true), .init(key: "base", value: "b", type: "default", enabled: true),
+                               .init(key: "added", value: "A", type: "default", enabled: true)])
+        let globals = try JSONDecoder().decode(Export.self, from: Data(try dir.read("globals.json").utf8))
+        #expect(globals.values == [.init(key: "g", value: "1", type: "default", enabled: true)])
+        #expect(try dir.read("stage.json") == environment)
+    }
+
+    @Test func aBadScriptTimeoutIsAUsageError() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([("x", "http://127.0.0.1:9/", [], ["1;"])]))
+        let output = try ReqRunBinary.run(["run", "--all", "--script-timeout", "soon"], in: dir.url)
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("error: --script-timeout expects a number of seconds, got 'soon'\n"), "\(output.stderr)")
+    }
+
+    @Test func consoleLinesAreMasked() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("log", "\(base)/get", [], ["console.log('token is ' + pm.environment.get('token'));"]),
+        ]), environment: """
+            {"name": "e", "values": [{"key": "token", "value": "s3cr3t-value", "type": "secret"}]}
+            """)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(record.results[0].console == ["token is ****"])
+        #expect(!output.stdout.contains("s3cr3t-value"))
+    }
+
+    @Test func scriptAssertionsAreJUnitTestcases() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("checked", "\(base)/get", [], ["pm.test('passes', () => {});", "pm.test('fails', () => pm.expect(1).to.equal(2));"]),
+        ]))
+        let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=junit.xml", "--report", "html=report.html"], in: dir.url)
+        #expect(try dir.read("report.html").contains("✗ fails — AssertionError: expected 1 to equal 2</li>"))
+        #expect(output.status == 1)
+        let xml = try dir.read("junit.xml")
+        #expect(xml.contains("<testcase name=\"passes\" classname=\"scripts.scripts.checked\""))
+        #expect(xml.contains("<testcase name=\"fails\" classname=\"scripts.scripts.checked\""))
+        #expect(xml.contains("<failure message=\"AssertionError: expected 1 to equal 2\" type=\"script\">"))
+    }
+}
