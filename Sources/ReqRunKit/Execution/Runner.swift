@@ -48,6 +48,7 @@ public enum Runner {
         var layers = fileLayers
         if let environment = configuration.environment { layers.append(environment.layer) }
         layers.append(VariableLayer(source: "--var", values: configuration.overrides))
+        if let carried = configuration.carriedCaptures { layers.append(carried) }
         layers.append(captured)
         return VariableScope(layers: layers, processEnvironment: configuration.processEnvironment)
     }
