@@ -16,6 +16,7 @@ import TestSupport
                  "capture": [{"var": "token", "json": "$.json.user"}]},
                 {"name": "profile", "url": "{{base}}/bearer", "auth": {"type": "bearer", "token": "{{token}}"}, "expect": [{"status": 200}]}
               ]},
+              {"name": "Later", "requests": [{"name": "echo", "url": "{{base}}/anything?t={{token}}"}]},
               {"name": "Misc", "requests": [
                 {"name": "bytes", "url": "{{base}}/bytes/100000?seed=7"},
                 {"name": "png", "url": "{{base}}/image/png"},
@@ -105,7 +106,7 @@ import TestSupport
         let dir = try workspace()
         let collection = try ReqRunBinary.run(["run", "Auth API"], in: dir.url)
         #expect(collection.status == 0, "\(collection.stdout)\(collection.stderr)")
-        #expect(collection.stdout.contains("5 requests: 5 passed"))
+        #expect(collection.stdout.contains("6 requests: 6 passed"))
         #expect(!collection.stdout.contains("/status/204"))
         let request = try ReqRunBinary.run(["run", "Login flow/login", "Other"], in: dir.url)
         #expect(request.stdout.contains("2 requests: 2 passed"), "\(request.stdout)\(request.stderr)")
@@ -158,14 +159,27 @@ import TestSupport
         #expect(given.status == 0 && !given.stderr.contains("from run"))
     }
 
-    @Test func aCapturedSecretMaskedInItsRecordIsNotUsed() throws {
+    @Test func aCapturedSecretIsUsedAndStaysMasked() throws {
         let dir = try workspace()
         // The run that captured it also sent it as a credential: its record masks it everywhere.
-        _ = try ReqRunBinary.run(["run", "Login flow"], in: dir.url)
+        let run = try ReqRunBinary.run(["run", "Login flow"], in: dir.url)
+        #expect(run.status == 0)
+        let runRecord = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        #expect(runRecord.results[0].captures[0].value == "****")
         let profile = try ReqRunBinary.run(["send", "profile"], in: dir.url)
-        #expect(profile.status == 3)
-        #expect(profile.stderr.contains("warning: token was captured in run "))
-        #expect(profile.stderr.contains("but is masked there (a secret)"))
+        #expect(profile.status == 0, "\(profile.stderr)")
+        #expect(profile.stderr.hasPrefix("token from run \(runRecord.id) (captured by 'login')\n"))
+        // Used where it is no credential, it is masked all the same: in the output and in the new record.
+        let echo = try ReqRunBinary.run(["send", "echo"], in: dir.url)
+        #expect(echo.status == 0, "\(echo.stderr)")
+        #expect(echo.stdout.contains("\"t\": \"****\"") && !echo.stdout.contains("ada-lovelace"))
+        let record = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
+        #expect(record.contains("t=****") && !record.contains("ada-lovelace"))
+        let plan = try ReqRunBinary.run(["run", "--dry-run", "echo"], in: dir.url)
+        #expect(plan.stdout.contains("/anything?t=****") && !plan.stdout.contains("ada-lovelace"))
+        // The store is private, like the records.
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.url.appendingPathComponent(".reqrun/captures.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test func historyShowAndDiffIncludeTheSend() throws {

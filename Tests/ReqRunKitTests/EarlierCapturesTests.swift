@@ -11,14 +11,6 @@ import Testing
         return Outline(collections: [collection], expansion: .transient([group.id])).allRequests()
     }
 
-    private func record(_ id: String, captures: [CaptureResult]) -> RunRecord {
-        var result = RequestResult(index: 0, collection: "C", groupPath: ["g"], groupID: UUID().lowercasedText, name: "login",
-                                   method: "GET", url: "http://h/login", outcome: .response)
-        result.captures = captures
-        return RunRecord(id: id, startedAt: "", endedAt: "", reqrunVersion: "", libcurlVersion: "", workspace: "/w",
-                         selection: RunSelection(mode: "send"), results: [result])
-    }
-
     @Test func onlyVariablesNothingDefinesAndNoEarlierRequestCapturesAreMissing() {
         let refs = references([
             Request(url: "http://h/login?u={{user}}", captures: [Capture(variable: "token", source: .header("X-Token"), fieldPath: "capture")]),
@@ -30,25 +22,36 @@ import Testing
         #expect(EarlierCaptures.missing([refs[1]], configuration) == ["session", "token"])
     }
 
-    @Test func theNewestRecordThatCapturedAValueGivesItAndMaskedValuesAreNotUsed() throws {
+    @Test func theStoreKeepsTheNewestValueOfEachVariableAndTheLayerIsLiteral() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-earlier-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = RunStore(directory: folder)
-        _ = try store.save(record("20261201-100000-000-aaaa", captures: [CaptureResult(variable: "token", value: "old", error: nil),
-                                                                        CaptureResult(variable: "id", value: "7", error: nil)]))
-        _ = try store.save(record("20261201-110000-000-bbbb", captures: [CaptureResult(variable: "token", value: "new {{base}}", error: nil),
-                                                                        CaptureResult(variable: "sid", value: SecretMasker.mask, error: nil)]))
-        let earlier = EarlierCaptures.find(["id", "sid", "token", "absent"], in: store)
-        #expect(earlier.found == [
-            EarlierCaptures.Found(variable: "id", value: "7", runID: "20261201-100000-000-aaaa", request: "login"),
-            EarlierCaptures.Found(variable: "token", value: "new {{base}}", runID: "20261201-110000-000-bbbb", request: "login"),
-        ])
-        #expect(earlier.masked.map(\.variable) == ["sid"])
-        // A literal layer: a `{{…}}` in a recorded value is sent as written, never resolved.
-        let layer = try #require(earlier.layer(secretNames: ["token"]))
+        let store = CaptureStore(directory: folder)
+        #expect(EarlierCaptures.find(["token"], in: store).isEmpty)
+        try store.remember([CapturedValue(variable: "token", value: "old", run: "20261201-100000-000-aaaa", request: "login", secret: false),
+                            CapturedValue(variable: "id", value: "7", run: "20261201-100000-000-aaaa", request: "list", secret: false)])
+        try store.remember([CapturedValue(variable: "token", value: "new {{base}}", run: "20261201-110000-000-bbbb", request: "login", secret: true)])
+        let found = EarlierCaptures.find(["token", "id", "absent"], in: store)
+        #expect(found.map(\.variable) == ["id", "token"])
+        #expect(found.map(\.run) == ["20261201-100000-000-aaaa", "20261201-110000-000-bbbb"])
+        // Private: mode 0600, like the run records.
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("captures.json").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        // A literal layer: a `{{…}}` in a stored value is sent as written, never resolved; a secret stays one.
+        let layer = try #require(EarlierCaptures.layer(found))
         #expect(layer.isLiteral && layer.secretNames == ["token"])
         let scope = VariableScope(layers: [VariableLayer(source: "collection", values: ["base": "http://secret-host"]), layer])
         #expect(try scope.resolve("{{token}}", field: "url") == "new {{base}}")
-        #expect(scope.secretValues().contains("new {{base}}"))
+        #expect(scope.secretValues().contains("new {{base}}") && !scope.secretValues().contains("7"))
+    }
+
+    @Test func anUnreadableStoreIsEmptyAndReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-earlier-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: folder.appendingPathComponent("captures.json"))
+        let store = CaptureStore(directory: folder)
+        #expect(store.load().isEmpty)
+        try store.remember([CapturedValue(variable: "a", value: "1", run: "r", request: "q", secret: false)])
+        #expect(store.load()["a"]?.value == "1")
     }
 }

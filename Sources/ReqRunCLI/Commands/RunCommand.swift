@@ -142,6 +142,7 @@ enum RunCommand {
         ProcessLifetime.keepUntilExit((run, references, context))
         pruning.wait()
         let file = try runs.save(record, encodedResults: run.encodedResults)
+        CarriedCaptures.remember(run, context, terminal)
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))

@@ -42,9 +42,12 @@ enum SendCommand {
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
         let reference = try RequestResolver.resolve(arguments.positionals[0], in: outline)
         let rawBody = arguments.flag("--body")
+        // Raw bytes never reach a terminal (a body can hold escape sequences): there --body shows the
+        // content as the full output does, escaped or summarised.
+        let streams = rawBody && isatty(1) != 1
         // With --body, stdout carries the content alone: what was sent goes to stderr, as curl -v does.
         let info = rawBody ? terminal.onStandardError() : terminal
-        let stream = rawBody ? BodyStream(followsRedirects: reference.request.followRedirects ?? transfer.redirects.follow,
+        let stream = streams ? BodyStream(followsRedirects: reference.request.followRedirects ?? transfer.redirects.follow,
                                           mayRetry: transfer.retries > 0) : nil
         transfer.options.bodySink = stream?.sink
         let selection = RunSelection(mode: "send", overriddenVariables: overrides.keys.sorted(),
@@ -55,8 +58,9 @@ enum SendCommand {
                                              redirects: transfer.redirects, retries: transfer.retries)
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
         Interruption.install()
-        let (run, file) = RecordedSend.send(reference, configuration: configuration, workspace: context.workspace,
-                                            historyLimit: try context.historyLimit(terminal))
+        let outcome = RecordedSend.send(reference, configuration: configuration, workspace: context.workspace,
+                                        historyLimit: try context.historyLimit(terminal))
+        let run = outcome.run
         ProcessLifetime.keepUntilExit((run, context))
         let result = run.record.results[0]
         stream?.finish(result.response)
@@ -64,11 +68,14 @@ enum SendCommand {
             info.line(VerboseExchange.lines(result, info))
             info.line()
         }
-        if !rawBody, let response = result.response { terminal.out(ResponseText.text(response, terminal)) }
+        if let response = result.response, !streams {
+            terminal.out(rawBody ? ResponseText.content(response, terminal) : ResponseText.text(response, terminal))
+        }
         let log = terminal.onStandardError()
         if result.isFailure || result.outcome != .response { log.line(ResultLines.lines(result, log)) }
         if let error = result.error, result.outcome != .skipped { terminal.error(error.message) }
-        switch file {
+        if let error = outcome.capturesError { terminal.warning(CarriedCaptures.notKept(error)) }
+        switch outcome.file {
         case .success(let url):
             log.line(log.styled("run \(run.record.id) recorded in \(context.workspace.displayPath(url))", .dim))
         case .failure(let error):

@@ -17,8 +17,15 @@ enum ResponseText {
                                      + (response.reasonPhrase.isEmpty ? "" : " " + safe(response.reasonPhrase)), statusStyle)]
         for header in response.headers { lines.append(terminal.styled(safe(header.name), .cyan) + ": " + safe(header.value)) }
         lines.append("")
+        return lines.joined(separator: "\n") + "\n" + content(response, terminal)
+    }
+
+    /// The content part alone (empty for no content), each line ended.
+    static func content(_ response: ResponseRecord, _ terminal: Terminal) -> String {
+        let safe = { (text: String) in Terminal.sanitized(text) }
+        var lines: [String] = []
         let mediaType = response.headers.values(named: "content-type").first?.lowercased() ?? ""
-        if response.bodySize == 0 { return lines.joined(separator: "\n") + "\n" }
+        if response.bodySize == 0 { return "" }
         if response.body.encoding != "utf8" || isBinaryMediaType(mediaType) {
             lines.append(terminal.styled("(binary content: \(ResultLines.byteCount(response.bodySize))"
                                          + (mediaType.isEmpty ? "" : ", \(safe(mediaType))")
