@@ -72,8 +72,11 @@ enum SendCommand {
             terminal.out(rawBody ? ResponseText.content(response, terminal) : ResponseText.text(response, terminal))
         }
         let log = terminal.onStandardError()
-        if result.isFailure || result.outcome != .response { log.line(ResultLines.lines(result, log)) }
-        if let error = result.error, result.outcome != .skipped { terminal.error(error.message) }
+        switch result.outcome {
+        case .response where !result.passed, .skipped: log.line(ResultLines.lines(result, log))  // the failed checks
+        case .transportError, .invalid, .notRun: terminal.error(result.error?.message ?? "not sent")
+        case .response: break
+        }
         if let error = outcome.capturesError { terminal.warning(CarriedCaptures.notKept(error)) }
         switch outcome.file {
         case .success(let url):

@@ -94,18 +94,6 @@ public struct CompletedRun: Sendable {
     public var encodedResults: [[UInt8]]
     /// The run's captured values as captured (not masked), for `CaptureStore`.
     public var capturedValues: [CapturedValue] = []
-
-    /// Each variable captured by the end of the run, with the last request that captured it; a secret when
-    /// it came from a cookie, reached a credential, or the record masked something in it.
-    static func values(_ captured: VariableLayer, credentials: Set<String>, record: RunRecord) -> [CapturedValue] {
-        captured.values.keys.sorted().map { name in
-            let value = captured.values[name]!
-            let recorded = record.results.last { $0.captures.contains { $0.variable == name && $0.value != nil } }
-            let recordedValue = recorded?.captures.last { $0.variable == name && $0.value != nil }?.value
-            return CapturedValue(variable: name, value: value, run: record.id, request: recorded?.name ?? "",
-                                 secret: captured.secretNames.contains(name) || credentials.contains(value) || recordedValue != value)
-        }
-    }
 }
 
 /// One request on its way: prepared, possibly redirected or retried.

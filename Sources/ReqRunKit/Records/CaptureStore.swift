@@ -64,3 +64,17 @@ public struct CaptureStore: Sendable {
         try folder.write(Self.fileName, mode: 0o600) { output in bytes.withUnsafeBytes { output.write($0) } }
     }
 }
+
+extension CompletedRun {
+    /// Each variable captured by the end of the run, with the last request that captured it; a secret when
+    /// it came from a cookie, reached a credential, or the record masked something in it.
+    static func values(_ captured: VariableLayer, credentials: Set<String>, record: RunRecord) -> [CapturedValue] {
+        captured.values.keys.sorted().map { name in
+            let value = captured.values[name]!
+            let recorded = record.results.last { $0.captures.contains { $0.variable == name && $0.value != nil } }
+            let recordedValue = recorded?.captures.last { $0.variable == name && $0.value != nil }?.value
+            return CapturedValue(variable: name, value: value, run: record.id, request: recorded?.name ?? "",
+                                 secret: captured.secretNames.contains(name) || credentials.contains(value) || recordedValue != value)
+        }
+    }
+}
