@@ -76,6 +76,23 @@ import TestSupport
         #expect((final?["url"] as? String)?.hasSuffix("/get") == true, "\(hops.stdout)")
     }
 
+    @Test func bodyOnATerminalIsNeverWrittenRaw() throws {
+        let dir = try workspace()
+        // util-linux `script` gives the command a pseudo-terminal as stdout and copies what it shows.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "NO_COLOR=1 '\(ReqRunBinary.url.path)' send png --body", "/dev/null"]
+        process.currentDirectoryURL = dir.url
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let shown = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!shown.contains(0x89) && String(decoding: shown, as: UTF8.self).contains("(binary content: 7.9 KiB, image/png"))
+    }
+
     @Test func verboseShowsWhatWasSentMaskedWithEachRedirectAndTheTimings() throws {
         let dir = try workspace()
         let profile = try ReqRunBinary.run(["send", "profile", "-v", "--var", "token=tok-s3cr3t-value"], in: dir.url)
