@@ -97,20 +97,28 @@ import TestSupport
         let dir = try workspace()
         let profile = try ReqRunBinary.run(["send", "profile", "-v", "--var", "token=tok-s3cr3t-value"], in: dir.url)
         #expect(profile.status == 0, "\(profile.stderr)")
-        #expect(profile.stdout.hasPrefix("> GET \(try TestServers.httpbin())/bearer HTTP/1.1\n> Host: 127.0.0.1:"))
+        let base = try TestServers.httpbin()
+        #expect(profile.stdout.hasPrefix("> GET \(base)/bearer HTTP/1.1\n> Host: 127.0.0.1:"))
         #expect(profile.stdout.contains("\n> Authorization: ****\n"))
         #expect(profile.stdout.contains("\n* timings (ms): namelookup "))
         for name in ["connect", "appconnect", "pretransfer", "starttransfer", "total"] { #expect(profile.stdout.contains("  \(name) ")) }
         // httpbin echoes the token in its body: masked there too, as in the record.
         #expect(!profile.stdout.contains("tok-s3cr3t-value") && profile.stdout.contains("\"token\": \"****\""))
         let hops = try ReqRunBinary.run(["send", "hops", "--verbose"], in: dir.url)
-        let base = try TestServers.httpbin()
         #expect(hops.stdout.hasPrefix("""
             > GET \(base)/redirect/2
             < 302 → \(base)/relative-redirect/1
             """))
         #expect(hops.stdout.contains("\n> GET \(base)/relative-redirect/1\n< 302 → \(base)/get  ("))
         #expect(hops.stdout.contains("\n> GET \(base)/get HTTP/1.1\n"))
+        // Content that holds a secret is masked too.
+        try dir.write("collections/c.json", """
+            {"name": "Masking", "groups": [{"name": "m", "requests": [{"name": "post-secret", "method": "POST", "url": "\(base)/anything",
+              "auth": {"type": "bearer", "token": "{{tok}}"}, "body": {"t": "{{tok}}"}}]}]}
+            """)
+        let content = try ReqRunBinary.run(["send", "post-secret", "-v", "--var", "tok=tok-s3cr3t-value"], in: dir.url)
+        #expect(content.status == 0, "\(content.stderr)")
+        #expect(content.stdout.contains("\n>\n> {\"t\":\"****\"}\n") && !content.stdout.contains("tok-s3cr3t-value"), "\(content.stdout)")
         // The content sent, on run -v too (the same lines, indented under the request's line).
         let run = try ReqRunBinary.run(["run", "Login flow/login", "-v"], in: dir.url)
         #expect(run.status == 0)
