@@ -10,10 +10,12 @@ enum RunCommand {
             Choose what to run: --expanded runs the visible requests (every group above them expanded) in list
             order; NAME... runs what each name names, whatever is expanded: a group (every request in and below it;
             name, Parent/Child path, id or id prefix), else a collection (every request of it), else a request
-            (#index, Group/Sub/Name path, unique name); --all runs every request. {{name}} in URL, header fields, body and expectations is replaced from, highest first: captures
-            made earlier in the run, --var, the environment, group variables, collection variables. A request with
-            an undefined variable fails before anything is sent. Only http and https are sent: other schemes
-            (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
+            (#index, Group/Sub/Name path, unique name); --all runs every request. {{name}} in URL, header fields,
+            body and expectations is replaced from, highest first: captures made earlier in the run, --var, the
+            environment, group variables, collection variables. A request with an undefined variable fails before
+            anything is sent (--dry-run takes, for it, the value an earlier run captured, as 'reqrun send' does).
+            Only http and https are sent: other schemes (wss://, ftp://, file://) are recorded as skipped and do
+            not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
             or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
