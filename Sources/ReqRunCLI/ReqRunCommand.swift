@@ -12,7 +12,7 @@ struct Command: Sendable {
 /// The library never prints or exits; this is the only place that decides both.
 public enum ReqRunCommand {
     static let commands: [Command] = [
-        ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command,
+        ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command, SendCommand.command,
         HistoryCommand.command, ShowCommand.command, DiffCommand.command, EnvCommand.command, ImportCommand.command,
     ]
 

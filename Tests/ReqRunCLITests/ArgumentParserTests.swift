@@ -50,6 +50,14 @@ import Testing
             """)
     }
 
+    @Test func aShortSpellingParsesAsItsOptionAndShowsInHelp() throws {
+        let verbose = CommandSpec(name: "send", abstract: "Send.", options: [.verbose])
+        #expect(try ArgumentParser.parse(["-v"], for: verbose).flag("--verbose"))
+        #expect(try ArgumentParser.parse(["--verbose"], for: verbose).flag("--verbose"))
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["-v=1"], for: verbose) }
+        #expect(HelpText.render(verbose).contains("  -v, --verbose           Also print what was sent"))
+    }
+
     private func usageMessage(_ arguments: [String]) -> String? {
         do {
             _ = try ArgumentParser.parse(arguments, for: spec)

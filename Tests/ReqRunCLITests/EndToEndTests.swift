@@ -288,7 +288,7 @@ import TestSupport
         #expect(bad.status == 64)
         #expect(bad.stderr.hasPrefix("error: unknown option '--expandd'; did you mean '--expanded'?\nUsage: reqrun run "))
         let nothing = try reqrun(["run"], in: dir)
-        #expect(nothing.status == 64 && nothing.stderr.hasPrefix("error: say what to run: --expanded, --all or GROUP...\n"))
+        #expect(nothing.status == 64 && nothing.stderr.hasPrefix("error: say what to run: --expanded, --all or NAME... (groups, collections or requests)\n"))
         let badVar = try reqrun(["run", "--all", "--var", "novalue"], in: dir)
         #expect(badVar.status == 64 && badVar.stderr.hasPrefix("error: --var expects NAME=VALUE, got 'novalue'\n"))
         let unknown = try reqrun(["lst"], in: dir)

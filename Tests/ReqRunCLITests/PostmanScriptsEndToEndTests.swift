@@ -49,6 +49,24 @@ import TestSupport
         result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
     }
 
+    /// `reqrun send` runs the request's scripts as `run` does: a pre-request script's header is sent, a test
+    /// script's assertions are recorded and decide the exit code.
+    @Test func sendRunsTheRequestsScripts() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("one", "\(base)/headers", ["pm.request.headers.add({key: 'X-From-Script', value: 'pre'});"],
+             ["pm.test('header echoed', () => pm.expect(pm.response.json().headers['X-From-Script']).to.eql('pre'));",
+              "pm.test('fails', () => pm.expect(1).to.eql(2));"]),
+        ]))
+        let output = try ReqRunBinary.run(["send", "one"], in: dir.url)
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
+        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
+        let record = try JSONDecoder().decode(RunRecord.self, from: data)
+        #expect(Self.scriptChecks(record.results[0]).map { $0.prefix(16) } == ["✓ header echoed", "✗ fails: Asserti"])
+    }
+
     @Test func testsAssertOnTheResponseWithChaiAndChaiPostman() throws {
         let base = try TestServers.httpbin()
         let (output, record) = try run(Self.collection([

@@ -6,6 +6,8 @@ public enum ReqRunBinary {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// Standard output as the bytes written (`stdout` is them decoded as UTF-8, with replacements).
+        public var stdoutData = Data()
     }
 
     /// The executable: `$REQRUN_BINARY`, else `reqrun` beside the test bundle (SwiftPM builds both into
@@ -40,7 +42,7 @@ public enum ReqRunBinary {
             group.wait()
             process.waitUntilExit()
             return Output(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                          stderr: String(decoding: stderrData, as: UTF8.self))
+                          stderr: String(decoding: stderrData, as: UTF8.self), stdoutData: stdoutData)
         }
     }
 

@@ -1,18 +1,21 @@
 import Foundation
 import ReqRunKit
 
-/// `reqrun run (--expanded | --all | GROUP...)`: send requests and record the run.
+/// `reqrun run (--expanded | --all | NAME...)`: send requests and record the run.
 enum RunCommand {
     static let command = Command(spec: CommandSpec(
         name: "run",
         abstract: "Send requests through libcurl and record the run in .reqrun/runs/.",
         discussion: """
             Choose what to run: --expanded runs the visible requests (every group above them expanded) in list
-            order; GROUP... runs every request in and below those groups whatever is expanded; --all runs every
-            request. {{name}} in URL, header fields, body and expectations is replaced from, highest first: captures
-            made earlier in the run, --var, the environment, group variables, collection variables. A request with
-            an undefined variable fails before anything is sent. Only http and https are sent: other schemes
-            (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
+            order; NAME... runs what each name names, whatever is expanded: a group (every request in and below it;
+            name, Parent/Child path, id or id prefix), else a collection (every request of it), else a request
+            (#index, Group/Sub/Name path, unique name); --all runs every request. {{name}} in URL, header fields,
+            body and expectations is replaced from, highest first: captures made earlier in the run, --var, the
+            environment, group variables, collection variables. A request with an undefined variable fails before
+            anything is sent (--dry-run takes, for it, the value an earlier run captured, as 'reqrun send' does).
+            Only http and https are sent: other schemes (wss://, ftp://, file://) are recorded as skipped and do
+            not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
             or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
@@ -26,24 +29,11 @@ enum RunCommand {
             .allowEnv,
             .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
-            .init(name: "--timeout", valueName: "SECONDS", help: "Limit for each whole request (default: 30; 0: none)."),
-            .init(name: "--connect-timeout", valueName: "SECONDS", help: "Limit for connecting (default: 10)."),
-            .init(name: "--max-size", valueName: "BYTES", help: "Limit for each response body once decoded; K, M, G suffixes (default: 1G; 0: none)."),
-            .init(name: "--no-follow", valueName: nil, help: "Do not follow redirects."),
-            .init(name: "--max-redirs", valueName: "N", help: "Follow at most N redirects per request (default: 10)."),
-            .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
-            .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
             .init(name: "--delay", valueName: "MS", help: "Start each request MS milliseconds after the one before it started (one at a time only)."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
-            .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
-            .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k)."),
-            .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
-            .init(name: "--cert", valueName: "FILE", help: "TLS client certificate (PEM)."),
-            .init(name: "--key", valueName: "FILE", help: "TLS client key (PEM)."),
-            .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
-            .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
-            .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
+        ] + TransferOptions.specs + [
+            .verbose,
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
             .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
             .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
@@ -51,9 +41,10 @@ enum RunCommand {
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection, .fileRoot,
         ],
-        positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
+        positional: .init(name: "NAME", help: "Groups, collections or requests to run (groups first: see the README).",
                           repeating: true, optional: true),
         examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org",
+                   "reqrun run 'Auth API'", "reqrun run 'Login flow/login' -v",
                    "reqrun run --all --env staging --report junit=results.xml --report html=report.html"]
     ), run: run)
 
@@ -66,8 +57,8 @@ enum RunCommand {
         let terminal = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
         let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
         guard modes.count == 1 else {
-            throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or GROUP..."
-                                                    : "give only one of --expanded, --all or GROUP...", command: command.spec)
+            throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or NAME... (groups, collections or requests)"
+                                                    : "give only one of --expanded, --all or NAME...", command: command.spec)
         }
         let overrides = try parseVariables(arguments.all("--var"))
         let parallelText = arguments.value("--parallel")
@@ -78,7 +69,7 @@ enum RunCommand {
         if arguments.flag("--json"), !arguments.flag("--dry-run") {
             throw UsageError(message: "--json goes with --dry-run (the run record is JSON already: see 'reqrun show --json')", command: command.spec)
         }
-        if let jar = arguments.value("--cookie-jar") { try CookieJarCheck.check(jar) }
+        let transfer = try TransferOptions.parse(arguments, command.spec)
         if parallel > 1, arguments.value("--delay") != nil {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
@@ -89,25 +80,6 @@ enum RunCommand {
             HTTPExecutor.prepareInBackground()
         }
         defer { HTTPExecutor.awaitPreparation() }
-        if arguments.flag("--http1.1"), arguments.flag("--http2") {
-            throw UsageError(message: "give only one of --http1.1 and --http2", command: command.spec)
-        }
-        if arguments.flag("--no-follow"), arguments.value("--max-redirs") != nil {
-            throw UsageError(message: "give only one of --no-follow and --max-redirs", command: command.spec)
-        }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let path = { (option: String) in arguments.value(option).map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL.path } }
-        var options = ExecutorOptions(
-            timeoutMilliseconds: try milliseconds(arguments.value("--timeout"), option: "--timeout", default: 30_000),
-            connectTimeoutMilliseconds: try milliseconds(arguments.value("--connect-timeout"), option: "--connect-timeout",
-                                                         default: 10_000),
-            httpVersion: arguments.flag("--http1.1") ? .http1_1 : arguments.flag("--http2") ? .http2 : .automatic,
-            insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
-            clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar").map(UserFile.pathForRenamingWriter))
-        if let size = arguments.value("--max-size") { options.maxBodySize = try byteCount(size, option: "--max-size") }
-        let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
-                                       maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs") ?? 10,
-                                       trustLocation: arguments.flag("--location-trusted"))
         let context = try WorkspaceContext.load(arguments)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let references: [RequestReference]
@@ -119,13 +91,14 @@ enum RunCommand {
             references = Outline(collections: context.collections, expansion: .saved(try context.savedExpansion(terminal))).visibleRequests()
             selection = RunSelection(mode: "expanded")
         } else {
-            let groups = try GroupResolver.resolve(arguments.positionals, in: context.collections)
-            // The named groups run whatever the saved state: a transient expansion of this command only.
-            references = Outline(collections: context.collections, expansion: .transient(Set(groups.map(\.group.id))))
-                .requests(underGroups: Set(groups.map(\.group.id)))
-            selection = RunSelection(mode: "groups", groups: groups.map {
+            // Groups (the rules of GroupResolver), then collections, then requests: see RunTargetResolver. The
+            // named groups run whatever the saved state: a transient expansion of this command only.
+            let (targets, selected) = try RunTargetResolver.resolve(arguments.positionals, in: context.collections)
+            references = selected
+            let groups = targets.compactMap { if case .group(let entry) = $0 { entry } else { nil } }
+            selection = RunSelection(mode: groups.count == targets.count ? "groups" : "named", groups: groups.map {
                 SelectedGroup(path: $0.displayPath, id: $0.group.id.lowercasedText)
-            })
+            }, named: groups.count == targets.count ? nil : targets.map(\.displayPath))
         }
         selection.overriddenVariables = overrides.keys.sorted()
         // A --var that nothing uses is most likely a typo: say so rather than silently use the default.
@@ -141,9 +114,10 @@ enum RunCommand {
         // Before older records are pruned: a sandbox that cannot start loses nothing.
         let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
         if arguments.flag("--dry-run") {
-            return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
-                processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets")),
-                scripting: scripting, json: arguments.flag("--json"), terminal)
+            var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+                                           processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
+            CarriedCaptures.apply(references, to: &planned, context, terminal)
+            return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
@@ -152,10 +126,10 @@ enum RunCommand {
                 : "No requests selected.")
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
-                                             processEnvironment: processEnvironment, options: options,
-                                             showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
-                                             retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
-                                             delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
+                                             processEnvironment: processEnvironment, options: transfer.options,
+                                             showSecrets: arguments.flag("--show-secrets"), redirects: transfer.redirects,
+                                             retries: transfer.retries,
+                                             delayMilliseconds: try TransferOptions.count(arguments.value("--delay"), option: "--delay", command.spec) ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
@@ -165,15 +139,18 @@ enum RunCommand {
         let pruning = DispatchGroup()
         DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
+        let verbose = arguments.flag("--verbose")
         let started = Date()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
             terminal.line(ResultLines.lines(result, terminal))
+            if verbose { terminal.line(VerboseExchange.lines(result, terminal).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")) }
         }
         let record = run.record
         // The results, the collections and their requests are freed by the exit, not one by one (see there).
         ProcessLifetime.keepUntilExit((run, references, context))
         pruning.wait()
         let file = try runs.save(record, encodedResults: run.encodedResults)
+        CarriedCaptures.remember(run, context, terminal)
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
@@ -226,37 +203,5 @@ enum RunCommand {
             result[name] = String(pair[pair.index(after: equals)...])
         }
         return result
-    }
-
-    /// A whole number of 0 or more.
-    static func count(_ text: String?, option: String) throws(UsageError) -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), value >= 0 else {
-            throw UsageError(message: "\(option) expects a whole number of 0 or more, got '\(text)'", command: command.spec)
-        }
-        return value
-    }
-
-    /// A number of bytes: digits with an optional suffix K, M or G (either case; 1024, 1024², 1024³), as curl's
-    /// `--max-filesize` takes them.
-    static func byteCount(_ text: String, option: String) throws(UsageError) -> Int {
-        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
-        let unit = text.last.flatMap { units[Character($0.lowercased())] }
-        let digits = unit == nil ? text[...] : text.dropLast()
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(digits),
-              case let (bytes, overflow) = number.multipliedReportingOverflow(by: unit ?? 1), !overflow else {
-            throw UsageError(message: "\(option) expects a number of bytes (with K, M or G for KiB, MiB, GiB), got '\(text)'", command: command.spec)
-        }
-        return bytes
-    }
-
-    /// Seconds (fractions allowed) as milliseconds.
-    static func milliseconds(_ text: String?, option: String, default value: Int) throws(UsageError) -> Int {
-        guard let text else { return value }
-        guard let seconds = Double(text), seconds >= 0, seconds.isFinite, seconds < 1e9 else {
-            throw UsageError(message: "\(option) expects a number of seconds, got '\(text)'", command: command.spec)
-        }
-        // A positive limit never rounds down to 0, which libcurl reads as "no limit".
-        return seconds > 0 ? max(1, Int((seconds * 1000).rounded())) : 0
     }
 }

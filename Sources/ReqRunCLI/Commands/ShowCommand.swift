@@ -45,9 +45,7 @@ enum ShowCommand {
             terminal.line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
                 .joined(separator: " › "), .dim))
             if let timings = result.timings {
-                terminal.line("  timings (ms): namelookup \(ms(timings.namelookup))  connect \(ms(timings.connect))  "
-                              + "appconnect \(ms(timings.appconnect))  pretransfer \(ms(timings.pretransfer))  "
-                              + "starttransfer \(ms(timings.starttransfer))  total \(ms(timings.total))")
+                terminal.line("  " + VerboseExchange.timingsLine(timings))
             }
             guard let response = result.response else { continue }
             terminal.line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
@@ -92,6 +90,4 @@ enum ShowCommand {
             return .success
         }
     }
-
-    private static func ms(_ microseconds: Int) -> String { String(format: "%.1f", Double(microseconds) / 1000) }
 }

@@ -39,7 +39,7 @@ struct Terminal: Sendable {
     }
 
     enum Style: String {
-        case green = "32", red = "31", yellow = "33", dim = "2", bold = "1"
+        case green = "32", red = "31", yellow = "33", dim = "2", bold = "1", blue = "34", magenta = "35", cyan = "36"
     }
 
     func styled(_ text: String, _ style: Style) -> String {

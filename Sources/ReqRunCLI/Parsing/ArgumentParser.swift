@@ -42,11 +42,12 @@ enum ArgumentParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = spec.options.first(where: { $0.name == name }) else {
+            guard let option = spec.options.first(where: { $0.name == name || $0.short == name }) else {
                 var message = "unknown option '\(name)'"
                 if let guess = Suggestion.closest(to: name, among: spec.options.map(\.name)) { message += "; did you mean '\(guess)'?" }
                 throw UsageError(message: message, command: spec)
             }
+            name = option.name
             guard option.valueName != nil else {
                 if inlineValue != nil { throw UsageError(message: "the flag '\(name)' takes no value", command: spec) }
                 result.flags.insert(name)

@@ -7,6 +7,8 @@ struct CommandSpec: Sendable {
         var valueName: String?
         var help: String
         var repeatable = false
+        /// A one-letter spelling (`-v`), parsed as `name`.
+        var short: String? = nil
     }
 
     /// Positional arguments: a name for help, and whether any number may be given.
@@ -61,5 +63,9 @@ extension CommandSpec.Option {
     static let allowEnv = CommandSpec.Option(
         name: "--allow-env", valueName: "NAME",
         help: "Let {{process.env.NAME}} read NAME (default: only REQRUN_* variables); its value is a secret.", repeatable: true)
+    /// `send` and `run`: also print what was sent (`VerboseExchange`).
+    static let verbose = CommandSpec.Option(
+        name: "--verbose", valueName: nil,
+        help: "Also print what was sent: request line, header fields, content (masked), each redirect, timings.", short: "-v")
     static let help = CommandSpec.Option(name: "--help", valueName: nil, help: "Show help information.")
 }

@@ -9,7 +9,7 @@ enum HelpText {
         }
         text += "\nOPTIONS:\n"
         for option in spec.options + [.help] {
-            var label = option.name == "--help" ? "-h, --help" : option.name
+            var label = option.name == "--help" ? "-h, --help" : option.short.map { "\($0), \(option.name)" } ?? option.name
             if let value = option.valueName { label += " <\(value.lowercased())>" }
             text += row(label, option.help)
         }

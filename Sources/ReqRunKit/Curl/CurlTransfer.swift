@@ -21,6 +21,8 @@ final class CurlTransfer {
     private let hasher = SHA256Hasher()
     private var bodyPrefix: [UInt8] = []
     private var bodySize = 0
+    /// Whether `options.bodySink` was told this transfer's status.
+    private var sinkBegan = false
     private var responseHeaders: [HeaderField] = []
     private var reasonPhrase = ""
     private var sentHeaders: [HeaderField] = []
@@ -271,6 +273,10 @@ final class CurlTransfer {
             return false
         }
         hasher.update(bytes)
+        if let sink = options.bodySink {
+            if !sinkBegan { sinkBegan = true; sink.begin(longInfo(CURLINFO_RESPONSE_CODE)) }
+            sink.receive(bytes)
+        }
         bodySize += bytes.count
         let room = keepLimit - bodyPrefix.count
         if room > 0 { bodyPrefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room))) }

@@ -35,6 +35,9 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// Let HTTPS transfers wait for an HTTP/2 connection to multiplex on (`CURLOPT_PIPEWAIT`); the runner
     /// sets it for `--parallel` above 1.
     public var multiplexWait: Bool = false
+    /// Where each response's whole decoded content goes as it arrives, besides the kept prefix (nil: nowhere).
+    /// For one request at a time: every transfer of the executor feeds it.
+    public var bodySink: ResponseBodySink?
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
                 userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,

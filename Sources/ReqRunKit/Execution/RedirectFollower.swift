@@ -89,9 +89,7 @@ public enum RedirectFollower {
         let original = original ?? request
         var next = request
         next.url = url
-        let becomesGET = (status == 303 && request.method != "HEAD" && request.method != "GET")
-            || ((status == 301 || status == 302) && request.method == "POST")
-        if becomesGET {
+        if method(after: request.method, status: status) != request.method {
             next.method = "GET"
             next.body = nil
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
@@ -106,6 +104,12 @@ public enum RedirectFollower {
             }
         }
         return next
+    }
+
+    /// The method of the request a `status` redirect of a `method` request leads to (the rules above).
+    public static func method(after method: String, status: Int) -> String {
+        let becomesGET = (status == 303 && method != "HEAD" && method != "GET") || ((status == 301 || status == 302) && method == "POST")
+        return becomesGET ? "GET" : method
     }
 
     /// `Location` (possibly relative, possibly with spaces or non-ASCII) resolved against `base`

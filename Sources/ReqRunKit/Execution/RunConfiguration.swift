@@ -23,6 +23,9 @@ public struct RunConfiguration: Sendable {
     public var bail: Bool
     /// `--parallel N`: how many requests may be in flight at once (1: one after another).
     public var parallel: Int
+    /// Values captured by earlier recorded runs, for variables no layer defines and no request of this
+    /// command captures first (`EarlierCaptures`): a literal layer just under this run's own captures.
+    public var carriedCaptures: VariableLayer?
 
     public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
                 processEnvironment: ProcessEnvironment = .empty, options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,

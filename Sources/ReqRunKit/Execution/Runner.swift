@@ -33,7 +33,8 @@ public enum Runner {
                                reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
                                workspace: workspace.root.path, environment: configuration.environment?.name,
                                selection: configuration.selection, results: results)
-        return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables)
+        return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables,
+                            capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), record: record))
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -54,6 +55,7 @@ public enum Runner {
         var layers = fileLayers
         if let environment = configuration.environment { layers.append(environment.layer) }
         layers.append(VariableLayer(source: "--var", values: configuration.overrides))
+        if let carried = configuration.carriedCaptures { layers.append(carried) }
         layers.append(captured)
         return VariableScope(layers: layers, processEnvironment: configuration.processEnvironment)
     }
@@ -104,6 +106,8 @@ public struct CompletedRun: Sendable {
     public var encodedResults: [[UInt8]]
     /// What the run's scripts set, for `--export-environment` and `--export-globals`.
     public var scriptVariables = ScriptVariables()
+    /// The run's captured values as captured (not masked), for `CaptureStore`.
+    public var capturedValues: [CapturedValue] = []
 }
 
 /// One request on its way: prepared, possibly redirected or retried.

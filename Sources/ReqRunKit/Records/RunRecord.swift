@@ -38,17 +38,21 @@ public struct RunRecord: Codable, Sendable, Equatable {
 
 /// What a run was asked to run.
 public struct RunSelection: Codable, Sendable, Equatable {
-    /// `expanded`, `groups` or `all`.
+    /// `expanded`, `groups`, `named`, `all` or `send`.
     public var mode: String
     /// For `groups`: the group paths and ids selected.
     public var groups: [SelectedGroup]
     /// Names given with `--var` (values are not recorded: they may be secrets).
     public var overriddenVariables: [String]
+    /// For `named` (`run NAME…` naming a collection or a request) and `send`: what each argument named,
+    /// as `RunTarget.displayPath`; nil otherwise.
+    public var named: [String]?
 
-    public init(mode: String, groups: [SelectedGroup] = [], overriddenVariables: [String] = []) {
+    public init(mode: String, groups: [SelectedGroup] = [], overriddenVariables: [String] = [], named: [String]? = nil) {
         self.mode = mode
         self.groups = groups
         self.overriddenVariables = overriddenVariables
+        self.named = named
     }
 }
 

@@ -34,6 +34,7 @@ extension RunRecord {
             w.field("selection", object: { w in
                 w.field("groups", selection.groups) { w, g in w.object { w in w.field("id", g.id); w.field("path", g.path) } }
                 w.field("mode", selection.mode)
+                if let named = selection.named { w.field("named", named) { w, path in w.string(path) } }
                 w.field("overriddenVariables", selection.overriddenVariables) { w, name in w.string(name) }
             })
             w.field("startedAt", startedAt)

@@ -27,7 +27,8 @@ public enum GroupResolver {
         return result
     }
 
-    private static func candidates(for argument: String, in entries: [GroupEntry]) -> [GroupEntry] {
+    /// The groups `argument` names by the rules above (empty when none).
+    static func candidates(for argument: String, in entries: [GroupEntry]) -> [GroupEntry] {
         if let id = UUID(uuidString: argument) {
             return entries.filter { $0.group.id == id }
         }
@@ -51,12 +52,25 @@ public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible 
     case ambiguousRequest(argument: String, candidates: [String])
     /// `candidates`: one line per match, `collection: path (id)`.
     case ambiguous(argument: String, candidates: [String])
+    /// A `run` argument that names no collection, group or request; the closest name of each kind, if any
+    /// is near enough (`Suggestion.closest`).
+    case unknownTarget(argument: String, collection: String?, group: String?, request: String?)
 
     public var description: String {
         switch self {
         case .unknown(let argument, let suggestion):
             var text = "no group named '\(argument)'"
             if let suggestion { text += "; did you mean '\(suggestion)'?" }
+            return text
+        case .unknownTarget(let argument, let collection, let group, let request):
+            var text = "no collection, group or request named '\(argument)'"
+            let guesses = [("collection", collection), ("group", group), ("request", request)].compactMap { kind, name in
+                name.map { "the \(kind) '\($0)'" }
+            }
+            if !guesses.isEmpty {
+                text += "; did you mean " + (guesses.count == 1 ? guesses[0]
+                    : guesses.dropLast().joined(separator: ", ") + " or " + guesses.last!) + "?"
+            }
             return text
         case .unknownRequest(let argument, let suggestion):
             var text = "no request named '\(argument)'"

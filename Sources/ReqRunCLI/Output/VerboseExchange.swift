@@ -1,0 +1,66 @@
+import Foundation
+import ReqRunKit
+
+/// What `-v/--verbose` adds for one request, on `send` and `run`: what was sent, in curl -v's shape.
+/// Built from the result as recorded (already masked: credentials and secrets show as `****`), so the
+/// console never shows more than the record keeps.
+///
+/// ```
+/// > GET http://127.0.0.1:8080/redirect/1
+/// < 302 → http://127.0.0.1:8080/get  (1.2 ms)
+/// > GET http://127.0.0.1:8080/get HTTP/1.1
+/// > Host: 127.0.0.1:8080
+/// > Authorization: ****
+/// >
+/// > {"content": "as sent"}
+/// * timings (ms): namelookup 0.0  connect 0.1  appconnect 0.0  pretransfer 0.1  starttransfer 1.9  total 2.0
+/// ```
+/// Each redirect hop is its request line and the status and `Location` that answered it; the header
+/// fields shown are those of the last request (libcurl's own, as sent), its content up to the record's
+/// 64 KiB; the timings are those of the last transfer (curl's names, `CURLINFO_*_TIME_T`).
+enum VerboseExchange {
+    static func lines(_ result: RequestResult, _ terminal: Terminal) -> String {
+        let safe = { (text: String) in Terminal.sanitized(text) }
+        let sent = { (text: String) in text.isEmpty ? terminal.styled(">", .dim) : terminal.styled("> ", .dim) + text }
+        var lines: [String] = []
+        var method = result.method
+        for hop in result.redirects {
+            lines.append(sent("\(safe(hop.method)) \(safe(hop.url))"))
+            lines.append(terminal.styled("< ", .dim) + "\(hop.status) → \(safe(hop.location))  " + terminal.styled("(\(milliseconds(hop.total)) ms)", .dim))
+            method = RedirectFollower.method(after: hop.method, status: hop.status)
+        }
+        let url = result.redirects.last?.location ?? result.url
+        let version = result.response.map { " HTTP/\(safe($0.httpVersion))" } ?? ""
+        guard let request = result.request else {
+            // Not sent (invalid, skipped, not run): the request line as far as it is known.
+            lines.append(sent("\(safe(method)) \(safe(url))"))
+            return lines.joined(separator: "\n")
+        }
+        lines.append(sent("\(safe(method)) \(safe(url))\(version)"))
+        for header in request.headers { lines.append(sent(safe("\(header.name): \(header.value)"))) }
+        if let body = request.body, request.bodySize > 0 {
+            lines.append(sent(""))
+            if body.encoding == "utf8" {
+                lines += Terminal.sanitized(body.data, multiline: true).split(separator: "\n", omittingEmptySubsequences: false).map { sent(String($0)) }
+                if body.truncated { lines.append(sent(terminal.styled("… (\(RunRecord.bodyLimit) of \(request.bodySize) bytes shown)", .dim))) }
+            } else {
+                lines.append(sent(terminal.styled("(binary content, \(ResultLines.byteCount(request.bodySize)))", .dim)))
+            }
+        } else if request.bodySize > 0 {
+            lines.append(sent(""))
+            lines.append(sent(terminal.styled("(\(ResultLines.byteCount(request.bodySize)) of content: a file or multipart parts)", .dim)))
+        }
+        if let timings = result.timings { lines.append(terminal.styled("* ", .dim) + timingsLine(timings)) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `timings (ms): namelookup 0.1  connect 0.3  appconnect 0.0  pretransfer 0.4  starttransfer 2.0  total 2.1`
+    static func timingsLine(_ timings: Timings) -> String {
+        "timings (ms): namelookup \(milliseconds(timings.namelookup))  connect \(milliseconds(timings.connect))  "
+            + "appconnect \(milliseconds(timings.appconnect))  pretransfer \(milliseconds(timings.pretransfer))  "
+            + "starttransfer \(milliseconds(timings.starttransfer))  total \(milliseconds(timings.total))"
+    }
+
+    /// Microseconds as milliseconds with one decimal.
+    static func milliseconds(_ microseconds: Int) -> String { String(format: "%.1f", Double(microseconds) / 1000) }
+}

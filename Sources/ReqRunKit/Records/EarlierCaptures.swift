@@ -1,0 +1,46 @@
+import Foundation
+
+/// Values that earlier recorded runs captured, for a command that sends requests without the ones that
+/// capture them (`reqrun send`, `reqrun run --dry-run`): a token captured by `login` in the last run is
+/// used by `send profile` instead of failing with "undefined variable".
+///
+/// Only for variables that no layer defines (collection, group, environment, `--var`) and that no earlier
+/// request of the same command captures: those still win, as in a run. The values come from
+/// `CaptureStore` (the newest value of each variable, with the run that captured it). They are data: the
+/// layer is literal, like a run's own captures, so a `{{…}}` inside one is sent as written. A value that was
+/// a secret stays one: masked in output and records wherever it is used.
+public enum EarlierCaptures {
+    /// The variables `references` use that would be undefined when they are sent in order: not defined by
+    /// any layer of `configuration` and not captured by an earlier one of them. Sorted. Pure.
+    public static func missing(_ references: [RequestReference], _ configuration: RunConfiguration) -> [String] {
+        let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
+        var capturedEarlier: Set<String> = []
+        var missing: Set<String> = []
+        for reference in references {
+            let used = reference.referencedVariables(alsoThrough: layerValues)
+            let unresolved = used.filter { !$0.hasPrefix("$") && !$0.hasPrefix("process.env.") && !capturedEarlier.contains($0) }
+            if !unresolved.isEmpty {
+                let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
+                missing.formUnion(unresolved.filter { scope.value($0) == nil })
+            }
+            capturedEarlier.formUnion(reference.request.captures.map(\.variable))
+        }
+        return missing.sorted()
+    }
+
+    /// The stored values of `names` that `store` has, by name.
+    public static func find(_ names: [String], in store: CaptureStore) -> [CapturedValue] {
+        guard !names.isEmpty else { return [] }
+        let stored = store.load()
+        return names.sorted().compactMap { stored[$0] }
+    }
+
+    /// `values` as a literal layer (`source` `capture in run ID`), their secrets as secret names; nil for none.
+    public static func layer(_ values: [CapturedValue]) -> VariableLayer? {
+        guard !values.isEmpty else { return nil }
+        let runs = Set(values.map(\.run)).sorted()
+        return VariableLayer(source: runs.count == 1 ? "capture in run \(runs[0])" : "captures of earlier runs",
+                             values: Dictionary(values.map { ($0.variable, $0.value) }, uniquingKeysWith: { $1 }),
+                             secretNames: Set(values.filter(\.secret).map(\.variable)), isLiteral: true)
+    }
+}
