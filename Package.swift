@@ -21,8 +21,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // ncurses with wide characters, for the full-screen UI only (`reqrun ui`): the core never links it.
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
         .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
-        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit"]),
+        .target(name: "ReqRunUI", dependencies: ["ReqRunKit", "CNcurses"]),
+        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "ReqRunUI"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
         .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),
