@@ -55,15 +55,15 @@ extension Sidebar {
         switch row.kind {
         case .collection(let index):
             let collection = context.collections[index]
-            return (DisplayText.fit(collection.name.escapingTerminalControls() + "  " + collection.file.escapingTerminalControls(), width: width), .bold)
+            return (DisplayText.fit(collection.name.escapingTerminalControls() + "  " + collection.file.escapingTerminalControls(), width: width - 1), .bold)
         case .group(let group, _):
             let name = group.name.escapingTerminalControls()
             let count = group.requestCount
             let text = row.expanded ? "\(indent)▾ \(name)" : "\(indent)▸ \(name) (\(count) request\(count == 1 ? "" : "s"))"
-            return (DisplayText.fit(text, width: width), .plain)
+            return (DisplayText.fit(text, width: width - 1), .plain)
         case .request(let reference):
             let text = indent + reference.request.method.escapingTerminalControls() + " " + reference.request.name.escapingTerminalControls()
-            return (DisplayText.fit(text, width: width), .plain)
+            return (DisplayText.fit(text, width: width - 1), .plain)
         }
     }
 
