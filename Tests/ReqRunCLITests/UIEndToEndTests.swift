@@ -61,6 +61,58 @@ import TestSupport
         try terminal.waitFor("the second exit") { $0.components(separatedBy: "EXIT=0").count == 3 }
     }
 
+    @Test func environmentCurlRunHistoryFilterAndHelpKeys() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try workspace()
+        try dir.write("environments/local.json", #"{"httpbin": "\#(httpbin)"}"#)
+        let terminal = try TmuxTerminal(in: dir.url, columns: 160, rows: 40)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("▸ httpbin.org")
+        // e picks the environment, saved as `reqrun env use` saves it.
+        try terminal.press("e")
+        try terminal.waitFor("(none)")
+        try terminal.press("Down", "Enter")
+        try terminal.waitFor("env: local")
+        #expect(try ReqRunBinary.run(["env", "list"], in: dir.url).stdout.contains("* local"))
+        // c: the curl command of `show --curl`, with the environment's value.
+        try terminal.press("Down", "Right", "Right", "c")
+        try terminal.waitFor("curl \(httpbin)/get")
+        // r runs the visible requests and records them as `run --expanded` does.
+        try terminal.press("r")
+        try terminal.waitFor("2 requests: 2 passed")
+        #expect(try RunStore(directory: dir.url.appendingPathComponent(".reqrun/runs")).load(nil).selection.mode == "expanded")
+        // h: this request's earlier results from the run records.
+        try terminal.press("h")
+        try terminal.waitFor("Earlier results of {{httpbin}}/get")
+        try terminal.waitFor("✓ GET \(httpbin)/get  200")
+        // / filters the tree by name; Esc clears the filter.
+        try terminal.press("/")
+        try terminal.type("post")
+        try terminal.press("Enter")
+        try terminal.waitFor("only the match") { $0.contains("POST {{httpbin}}/post") && !$0.contains("echo.websocket.org") }
+        try terminal.press("Escape")
+        try terminal.waitFor("▸ echo.websocket.org")
+        try terminal.press("?")
+        try terminal.waitFor("the equivalent curl command")
+        try terminal.press("q")
+    }
+
+    @Test func escCancelsASendInFlight() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try workspace(#"{"name": "S", "groups": [{"name": "slow", "requests": [{"name": "delayed", "url": "\#(httpbin)/delay/10"}]}]}"#)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        try terminal.waitFor("▸ slow")
+        try terminal.press("Down", "Right", "Right", "Enter")
+        try terminal.waitFor("sending GET delayed…")
+        try terminal.press("Escape")
+        try terminal.waitFor("✗ cancelled", seconds: 5)
+        let record = try RunStore(directory: dir.url.appendingPathComponent(".reqrun/runs")).load(nil)
+        #expect(record.results.map(\.error?.message) == ["cancelled"])
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+    }
+
     @Test func escapeSequencesInNamesAreShownEscaped() throws {
         let dir = try workspace(#"""
             {"name": "Evil\u001b]0;pwned\u0007", "groups": [{"name": "g\u001b[2Jx", "requests": [{"name": "r\u0007", "url": "http://127.0.0.1:9/"}]}]}
