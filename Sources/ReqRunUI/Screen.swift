@@ -1,7 +1,8 @@
 import Foundation
 internal import CNcurses
 
-/// The terminal as ncurses draws it: the only place that calls ncurses besides `ScreenRestore`.
+/// The terminal as ncurses draws it: the only place that draws or reads keys (`ScreenRestore` restores the
+/// terminal on a crash, `DisplayText` asks ncursesw's `wcwidth` for column widths).
 ///
 /// `start` switches to the alternate screen (`smcup`) in cbreak mode without echo, with the keypad's keys
 /// decoded (arrows as `KEY_UP`…); `stop` puts the terminal back as it was (`endwin`: `rmcup`, the saved

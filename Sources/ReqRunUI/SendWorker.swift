@@ -21,9 +21,27 @@ final class SendWorker: @unchecked Sendable {
     private(set) var busy = false
     private(set) var startedAt = Date()
 
-    /// Starts a run of `references` unless one is going on.
+    /// Sends one request alone (`RecordedRun.send`) unless a run is going on.
     /// - Returns: false when one is going on.
-    func start(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace, historyLimit: Int) -> Bool {
+    func send(_ reference: RequestReference, configuration: RunConfiguration, workspace: Workspace, historyLimit: Int) -> Bool {
+        start { _ in
+            let sent = try RecordedRun.send(reference, configuration: configuration, workspace: workspace, historyLimit: historyLimit)
+            return (sent.record, sent.file)
+        }
+    }
+
+    /// Runs `references` (`RecordedRun.run`), posting each result as it is done, unless a run is going on.
+    /// - Returns: false when one is going on.
+    func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace, historyLimit: Int) -> Bool {
+        start { post in
+            let (run, file) = try RecordedRun.run(references, configuration: configuration, workspace: workspace,
+                                                  historyLimit: historyLimit) { result in post(.result(result)) }
+            return (run.record, file)
+        }
+    }
+
+    /// Runs `job` on a thread of its own; it returns the record saved and its file.
+    private func start(_ job: @escaping @Sendable (@escaping @Sendable (Event) -> Void) throws -> (RunRecord, URL)) -> Bool {
         guard !busy else { return false }
         busy = true
         startedAt = Date()
@@ -31,9 +49,8 @@ final class SendWorker: @unchecked Sendable {
         HTTPExecutor.prepareInBackground()
         Thread.detachNewThread { [self] in
             do {
-                let (run, file) = try RecordedRun.run(references, configuration: configuration, workspace: workspace,
-                                                      historyLimit: historyLimit) { [self] result in post(.result(result)) }
-                post(.finished(run.record, file: file))
+                let (record, file) = try job { [self] event in post(event) }
+                post(.finished(record, file: file))
             } catch {
                 post(.failed("\(error)"))
             }

@@ -27,8 +27,9 @@ public final class Sidebar {
     var detailScroll = 0
     var filter: String?
     var editingFilter = false
+    /// One line for the status bar (a warning, what was saved); cleared by the next key.
     var message = ""
-    /// The row a send or history was asked for, so that moving away shows the preview again.
+    /// Set by `q`: the exit status.
     var quit: Int32?
 
     init(_ context: SidebarContext) throws {
@@ -253,10 +254,7 @@ public final class Sidebar {
     // MARK: - Sending
 
     private func send(_ reference: RequestReference) {
-        var configuration = context.configuration
-        configuration.selection = RecordedRun.selection(sending: reference)
-        configuration.parallel = 1
-        guard worker.start([reference], configuration: configuration, workspace: context.workspace, historyLimit: context.historyLimit) else {
+        guard worker.send(reference, configuration: context.configuration, workspace: context.workspace, historyLimit: context.historyLimit) else {
             message = "a send is in flight: Esc cancels it"
             return
         }
@@ -272,7 +270,7 @@ public final class Sidebar {
         }
         var configuration = context.configuration
         configuration.selection = RunSelection(mode: "expanded", overriddenVariables: configuration.overrides.keys.sorted())
-        guard worker.start(references, configuration: configuration, workspace: context.workspace, historyLimit: context.historyLimit) else {
+        guard worker.run(references, configuration: configuration, workspace: context.workspace, historyLimit: context.historyLimit) else {
             message = "a send is in flight: Esc cancels it"
             return
         }

@@ -48,6 +48,8 @@ import TestSupport
         #expect(response.contains("\"url\": \"\(httpbin)/get\""), "\(response)")
         let record = try RunStore(directory: dir.url.appendingPathComponent(".reqrun/runs")).load(nil)
         #expect(record.selection.mode == "request")
+        #expect(record.selection.overriddenVariables == ["httpbin"])
+        #expect(record.selection.groups.map(\.id) == [Self.groupID])
         #expect(record.results.map(\.response?.status) == [200])
         // q gives the screen back: the shell's earlier lines are there again, the UI's are gone.
         try terminal.press("q")

@@ -3,10 +3,12 @@ import Foundation
 /// Runs requests and saves the run record, as `reqrun run` does: one call for a front end that sends a
 /// single request (the full-screen UI's `Enter`, `reqrun send`) or a few (the UI's `r`).
 public enum RecordedRun {
-    /// The selection recorded for one request sent alone: mode `request`, with the group that holds it.
-    public static func selection(sending reference: RequestReference) -> RunSelection {
+    /// The selection recorded for one request sent alone: mode `request`, with the group that holds it and
+    /// the names of the `--var` values (`overrides`; values are not recorded).
+    public static func selection(sending reference: RequestReference, overrides: [String: String]) -> RunSelection {
         RunSelection(mode: "request", groups: [SelectedGroup(path: reference.groupPath.joined(separator: "/"),
-                                                             id: reference.groups.last!.id.lowercasedText)])
+                                                             id: reference.groups.last!.id.lowercasedText)],
+                     overriddenVariables: overrides.keys.sorted())
     }
 
     /// Sends `references` with `Runner.run` (secrets masked unless `configuration.showSecrets`), makes room
@@ -29,7 +31,7 @@ public enum RecordedRun {
     public static func send(_ reference: RequestReference, configuration: RunConfiguration, workspace: Workspace,
                             historyLimit: Int) throws -> (result: RequestResult, record: RunRecord, file: URL) {
         var configuration = configuration
-        configuration.selection = selection(sending: reference)
+        configuration.selection = selection(sending: reference, overrides: configuration.overrides)
         configuration.parallel = 1
         let (run, file) = try run([reference], configuration: configuration, workspace: workspace, historyLimit: historyLimit)
         return (run.record.results[0], run.record, file)
