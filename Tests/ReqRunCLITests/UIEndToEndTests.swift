@@ -115,6 +115,24 @@ import TestSupport
         try terminal.waitFor("EXIT=0")
     }
 
+    @Test func aLargeWorkspaceOpensAndScrollsToTheEnd() throws {
+        // 200 groups of 100 requests, every group expanded: 20,201 rows, of which only a screenful is drawn.
+        let groups = (0..<200).map { g in
+            #"{"id": "\#(String(format: "00000000-0000-4000-8000-%012d", g))", "name": "group \#(g)", "requests": ["#
+                + (0..<100).map { #"{"name": "request \#(g)-\#($0)", "url": "http://127.0.0.1:9/\#($0)"}"# }.joined(separator: ",") + "]}"
+        }
+        let dir = try workspace(#"{"name": "Big", "groups": [\#(groups.joined(separator: ","))]}"#)
+        #expect(try ReqRunBinary.run(["expand", "--all"], in: dir.url).status == 0)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("GET request 0-0")
+        try terminal.press("End")
+        try terminal.waitFor("GET request 199-99")
+        try terminal.press("PageUp", "Home")
+        try terminal.waitFor("the top again") { $0.contains("Big  collections/sample.json") && !$0.contains("GET request 199-99") }
+        try terminal.press("q")
+    }
+
     @Test func escapeSequencesInNamesAreShownEscaped() throws {
         let dir = try workspace(#"""
             {"name": "Evil\u001b]0;pwned\u0007", "groups": [{"name": "g\u001b[2Jx", "requests": [{"name": "r\u0007", "url": "http://127.0.0.1:9/"}]}]}
