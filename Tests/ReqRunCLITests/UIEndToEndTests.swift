@@ -56,8 +56,8 @@ import TestSupport
         let after = try terminal.waitFor("EXIT=0")
         #expect(after.contains("BEFORE-UI"), "\(after)")
         #expect(!after.contains("▾ httpbin.org"), "\(after)")
-        // A second start opens as the first was left.
-        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        // A second start (plain `reqrun`, which opens the UI on a terminal) opens as the first was left.
+        try terminal.run("\(reqrun); echo EXIT=$?")
         try terminal.waitFor("▾ httpbin.org")
         try terminal.press("q")
         try terminal.waitFor("the second exit") { $0.components(separatedBy: "EXIT=0").count == 3 }
