@@ -99,6 +99,21 @@ import TestSupport
         try terminal.press("q")
     }
 
+    @Test func aFailedExpectationIsListedWithTheResponse() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try workspace(#"{"name": "S", "groups": [{"name": "teapot", "requests": [{"name": "brew", "url": "\#(httpbin)/status/418", "expect": [{"status": 200}]}]}]}"#)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("▸ teapot")
+        try terminal.press("Down", "Right", "Right", "Enter")
+        let screen = try terminal.waitFor("✗ failed")
+        #expect(screen.contains("418 "), "\(screen)")
+        #expect(screen.contains("✗ status is 200"), "\(screen)")
+        #expect(screen.contains("expected: 200"), "\(screen)")
+        #expect(screen.contains("actual:   418"), "\(screen)")
+        try terminal.press("q")
+    }
+
     @Test func escCancelsASendInFlight() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try workspace(#"{"name": "S", "groups": [{"name": "slow", "requests": [{"name": "delayed", "url": "\#(httpbin)/delay/10"}]}]}"#)
