@@ -31,11 +31,17 @@ let package = Package(
             name: "CJavaScriptCore",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // ncurses with wide characters, for the full-screen UI only (`reqrun ui`): the core never links it.
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
         .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
         // Pre-request and test scripts of Postman collections (postman-sandbox's API, chai from libjs-chai).
         .target(name: "PostmanSandbox", dependencies: ["ReqRunKit", "CJavaScriptCore"],
                 swiftSettings: [javaScriptCoreHeaders]),
-        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "PostmanSandbox"]),
+        .target(name: "ReqRunUI", dependencies: ["ReqRunKit", "CNcurses"]),
+        .target(name: "ReqRunCLI", dependencies: ["ReqRunKit", "PostmanSandbox", "ReqRunUI"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.
         .target(name: "TestSupport", dependencies: ["ReqRunKit"], path: "Tests/TestSupport"),

@@ -14,6 +14,7 @@ public enum ReqRunCommand {
     static let commands: [Command] = [
         ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command, SendCommand.command,
         HistoryCommand.command, ShowCommand.command, DiffCommand.command, EnvCommand.command, ImportCommand.command,
+        UICommand.command,
     ]
 
     /// Runs `arguments` (without the program name) and returns the exit code.
@@ -41,6 +42,8 @@ public enum ReqRunCommand {
     }
 
     static func main(_ arguments: [String], terminal: Terminal) -> Int32 {
+        // Plain `reqrun` on a terminal in a workspace opens the full-screen UI.
+        if arguments.isEmpty, UICommand.opensWithoutArguments() { return main(["ui"], terminal: terminal) }
         guard let first = arguments.first, first != "-h", first != "--help" else {
             terminal.out(HelpText.renderTop(commands.map(\.spec)))
             return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.success.rawValue

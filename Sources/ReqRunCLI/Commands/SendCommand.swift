@@ -50,9 +50,7 @@ enum SendCommand {
         let stream = streams ? BodyStream(followsRedirects: reference.request.followRedirects ?? transfer.redirects.follow,
                                           mayRetry: transfer.retries > 0) : nil
         transfer.options.bodySink = stream?.sink
-        let selection = RunSelection(mode: "send", overriddenVariables: overrides.keys.sorted(),
-                                     named: [RunTarget.request(reference).displayPath])
-        var configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+        var configuration = RunConfiguration(selection: RecordedRun.selection(sending: reference, overrides: overrides), environment: environment, overrides: overrides,
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              options: transfer.options, showSecrets: arguments.flag("--show-secrets"),
                                              redirects: transfer.redirects, retries: transfer.retries)
@@ -60,7 +58,7 @@ enum SendCommand {
         let scripting = try RunScripting.sandbox(for: [reference], timeLimit: RunScripting.timeLimit(nil, command: command.spec),
                                                  preRequestOnly: false)
         Interruption.install()
-        let outcome = RecordedSend.send(reference, configuration: configuration, workspace: context.workspace,
+        let outcome = RecordedRun.send(reference, configuration: configuration, workspace: context.workspace,
                                         historyLimit: try context.historyLimit(terminal), scripting: scripting)
         let run = outcome.run
         ProcessLifetime.keepUntilExit((run, context))

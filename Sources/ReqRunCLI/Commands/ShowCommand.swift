@@ -74,19 +74,14 @@ enum ShowCommand {
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
         let reference = try RequestResolver.resolve(target, in: outline)
         let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment, overrides: overrides,
-                                             processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides))
-        let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
-        switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
+                                             processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
+                                             showSecrets: arguments.flag("--show-secrets"))
+        switch CurlCommand.commandLine(for: reference, configuration: configuration) {
         case .failure(let failure):
             terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
             return .requestError
-        case .success(var prepared):
-            let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !arguments.flag("--show-secrets"))
-            prepared.headers = masker.mask(prepared.headers)
-            // Masked before quoting, which can change a secret's spelling (`'\''`, `$'\x1b'`); the quoted
-            // command has no raw control character left to escape (`CurlCommand.shellQuoted`).
-            let words = CurlCommand.arguments(prepared, options: configuration.options, redirects: configuration.redirects).map(masker.mask)
-            terminal.line(CurlCommand.commandLine(words))
+        case .success(let line):
+            terminal.line(line)
             return .success
         }
     }

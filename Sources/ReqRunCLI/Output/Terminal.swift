@@ -61,19 +61,8 @@ struct Terminal: Sendable {
     /// Text from a server or a file made safe to print: control characters (escape sequences, bells…)
     /// become `\u{…}` escapes, keeping line feeds and tabs when `multiline`.
     static func sanitized(_ text: String, multiline: Bool = false) -> String {
-        // Fast path, the common case: printable ASCII and (when multiline) line feeds and tabs only.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || (multiline && ($0 == 0x0A || $0 == 0x09)) }) { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            let keep = multiline && (scalar == "\n" || scalar == "\t")
-            // C0 and C1 controls, and the bidirectional overrides and isolates (`isTerminalControl`).
-            if !keep && scalar.isTerminalControl {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        // C0 and C1 controls, and the bidirectional overrides and isolates (`isTerminalControl`).
+        text.escapingTerminalControls(multiline: multiline)
     }
 }
 

@@ -26,15 +26,31 @@ public enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
+    /// What `received` holds after `cancel()`: no signal, a stop asked for from inside the process.
+    private static let cancelled: Int32 = -1
+
+    /// Asks the run in progress to stop as Ctrl-C would, from inside the process: the full-screen UI's
+    /// `Esc` on a send in flight. Async-signal-safe (one atomic store). `reason` then says `cancelled`.
+    public static func cancel() { received.store(cancelled, ordering: .relaxed) }
+
+    /// Forgets a `cancel()`, before the next run of a process that runs many (the UI). A signal received is
+    /// kept: it still ends the process.
+    public static func reset() {
+        _ = received.compareExchange(expected: cancelled, desired: 0, ordering: .relaxed)
+    }
+
     /// True once a stop was asked for.
     public static var requested: Bool { received.load(ordering: .relaxed) != 0 }
 
     /// How a stopped transfer or request is described: `interrupted (Ctrl-C)` or `stopped by SIGTERM`.
-    public static var reason: String { signalNumber == SIGTERM ? "stopped by SIGTERM" : "interrupted (Ctrl-C)" }
+    public static var reason: String {
+        let number = received.load(ordering: .relaxed)
+        return number == cancelled ? "cancelled" : number == SIGTERM ? "stopped by SIGTERM" : "interrupted (Ctrl-C)"
+    }
 
     /// The signal that stopped the run, if one did (for the exit code, 128 + the signal's number).
     public static var signalNumber: Int32? {
         let number = received.load(ordering: .relaxed)
-        return number == 0 ? nil : number
+        return number <= 0 ? nil : number
     }
 }

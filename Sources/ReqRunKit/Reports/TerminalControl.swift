@@ -10,3 +10,23 @@ extension Unicode.Scalar {
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 }
+
+extension String {
+    /// The text made safe for a terminal: each `isTerminalControl` scalar becomes a `\u{…}` escape (ESC is
+    /// `\u{1b}`), keeping line feeds and tabs when `multiline`. Used by the console (`Terminal.sanitized`)
+    /// and the full-screen UI alike.
+    public func escapingTerminalControls(multiline: Bool = false) -> String {
+        // Fast path, the common case: printable ASCII and (when multiline) line feeds and tabs only.
+        if utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || (multiline && ($0 == 0x0A || $0 == 0x09)) }) { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            let keep = multiline && (scalar == "\n" || scalar == "\t")
+            if !keep && scalar.isTerminalControl {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
