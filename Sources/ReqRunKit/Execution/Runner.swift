@@ -193,7 +193,11 @@ private struct Scheduler {
                 }
             }
             lastStart = Date()
-            start(position)
+            // A WebSocket request runs alone (see `runWebSocket`): it waits, and nothing passes it.
+            guard start(position) else {
+                notStarted.insert(position, at: index)
+                break
+            }
         }
         if let reason = stopReason {
             for position in notStarted { results[position] = notRun(position, reason) }
@@ -221,8 +225,10 @@ private struct Scheduler {
                              method: reference.request.method, url: url, outcome: outcome, error: error)
     }
 
-    /// Prepares the request; a request that cannot be prepared is finished at once.
-    private mutating func start(_ position: Int) {
+    /// Prepares the request; a request that cannot be prepared is finished at once. Returns false, having
+    /// done nothing, for a WebSocket request while other requests are in flight.
+    @discardableResult
+    private mutating func start(_ position: Int) -> Bool {
         let reference = references[position]
         let request = reference.request
         let key = reference.groups.last!.id
@@ -237,6 +243,9 @@ private struct Scheduler {
             complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
                                           error: ResultError(message: failure.description)),
                      secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
+        case .success(let prepared) where prepared.isWebSocket:
+            guard jobs.isEmpty else { return false }
+            runWebSocket(position, prepared, scope)
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
@@ -257,6 +266,30 @@ private struct Scheduler {
             }
             executor!.start(prepared, inspectBody: needsBody, tag: position)
         }
+        return true
+    }
+
+    /// Runs a WebSocket request to its end on this thread (`WebSocketSession`), with nothing else in flight:
+    /// with `--parallel`, it waits for the requests before it, and those after it start when it is done.
+    private mutating func runWebSocket(_ position: Int, _ prepared: PreparedRequest, _ scope: VariableScope) {
+        learnSecrets(prepared.secrets)
+        usedLibcurl = true
+        let startedAt = Date()
+        let request = references[position].request
+        let outcome = WebSocketSession(prepared, request: request, scope: scope, options: configuration.options).run()
+        var result = baseResult(position, url: prepared.url, outcome: outcome.response == nil || outcome.error != nil ? .transportError : .response,
+                                error: outcome.error)
+        result.request = SentRequest(headers: outcome.sentHeaders, bodySize: 0)
+        result.response = outcome.response
+        result.timings = outcome.timings
+        result.startedAt = RunID.iso8601(startedAt)
+        result.startOffset = Int((startedAt.timeIntervalSince(runStart) * 1_000_000).rounded())
+        result.expectations = outcome.expectations
+        result.captures = outcome.captures
+        result.webSocket = outcome.record
+        for capture in outcome.captures { if let value = capture.value { captured.values[capture.variable] = value } }
+        result.updateVerdict()
+        complete(position, result, secrets: scope.secretValues() + prepared.secrets)
     }
 
     /// Waits for transfers (or the next retry time) and moves each finished job on.

@@ -143,6 +143,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var redirects: [RedirectHop] = []
     /// How many times the request was sent (more than 1 after `--retry`).
     public var attempts: Int = 1
+    /// A WebSocket request's messages (the handshake is `request` and `response`); nil for HTTP requests.
+    public var webSocket: WebSocketRecord?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

@@ -121,6 +121,7 @@ extension RequestResult {
                 })
             }
             w.field("url", url)
+            if let webSocket { w.key("webSocket"); webSocket.write(&w) }
         }
     }
 }
