@@ -201,6 +201,47 @@ import TestSupport
         #expect(results.map { $0.response?.status } == [200, 101, 200, 200, 101, 200])
     }
 
+    @Test func reportsShowTheConversation() throws {
+        let ws = try TestServers.webSocket()
+        let dir = try workspace([
+            #"{"name": "chat", "url": "\#(ws)/echo", "messages": [{"send": "<hi>"}, {"receive": {"equals": "<hi>"}}, {"send": {"base64": "AAE="}}, {"receive": {"base64": "AAE="}}, {"send": "x"}, {"receive": {"equals": "nope"}}]}"#,
+            #"{"url": "\#(ws)/refuse-404"}"#,
+        ])
+        let run = try ReqRunBinary.run(["run", "--all", "--report", "har=r.har", "--report", "html=r.html", "--report", "junit=r.xml"], in: dir.url)
+        #expect(run.status == 3, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✗ GET  \(ws)/echo  101  "))
+        #expect(run.stdout.contains("  8 messages\n    ✗ message equals \"nope\""), "\(run.stdout)")
+        let lines = try Python.run("""
+            import json, sys
+            from haralyzer import HarParser, HarEntry
+            data = json.load(open(sys.argv[1]))
+            HarParser(data)
+            for raw in data["log"]["entries"]:
+                e = HarEntry(raw)
+                print("entry|%s|%d|%s" % (e.request.method, e.status, raw.get("_resourceType")))
+                for m in raw.get("_webSocketMessages", []):
+                    print("message|%s|%d|%s|%s" % (m["type"], m["opcode"], m["data"], m["time"] > 1.7e9))
+            """, [dir.url.appendingPathComponent("r.har").path]).split(separator: "\n")
+        #expect(lines == [
+            "entry|GET|101|websocket", "message|send|1|<hi>|True", "message|receive|1|<hi>|True",
+            "message|send|2|AAE=|True", "message|receive|2|AAE=|True", "message|send|1|x|True", "message|receive|1|x|True",
+            "entry|GET|404|websocket",
+        ])
+        let html = try dir.read("r.html")
+        #expect(html.contains("<ul class=\"ws\"><li class=\"send\">→ "))
+        #expect(html.contains("text 4 B <span class=\"data\">&lt;hi&gt;</span></li><li class=\"receive\">← "))
+        #expect(html.contains("binary 2 B <span class=\"data\">base64 AAE=</span>"))
+        let junit = try Python.run("""
+            import sys
+            from junitparser import JUnitXml
+            for suite in JUnitXml.fromfile(sys.argv[1]):
+                for case in suite:
+                    print("%s|%s" % (case.name, ",".join(type(r).__name__ + ":" + (r.message or "") for r in case.result)))
+            """, [dir.url.appendingPathComponent("r.xml").path]).split(separator: "\n")
+        #expect(junit == ["chat|Failure:message equals \"nope\": expected nope, actual x",
+                          "\(ws)/refuse-404|Error:the server refused the WebSocket upgrade: status 404 Not Found (expected 101 Switching Protocols)"])
+    }
+
     @Test func sigtermStopsAWaitingWebSocketRequest() throws {
         let ws = try TestServers.webSocket()
         let dir = try workspace([#"{"url": "\#(ws)/silent"}"#, #"{"url": "\#(ws)/echo"}"#])

@@ -31,8 +31,8 @@ public struct WebSocketMessageRecord: Codable, Sendable, Equatable {
     public var type: String
     /// The payload's size in bytes (a fragmented message's whole size; a close frame's reason).
     public var size: Int
-    /// The first `RunRecord.bodyLimit` bytes of the payload (UTF-8 text as text, anything else base64; for a
-    /// close frame, its reason).
+    /// The first `RunRecord.bodyLimit` bytes of the payload (UTF-8 text as text, binary messages and anything
+    /// not UTF-8 as base64; for a close frame, its reason).
     public var data: RecordedBody
     /// A close frame's status code (RFC 6455 §7.4), when it has one.
     public var closeCode: Int?
@@ -46,10 +46,16 @@ public struct WebSocketMessageRecord: Codable, Sendable, Equatable {
         self.closeCode = closeCode
     }
 
-    /// A message with its payload kept up to `limit` bytes.
+    /// A message with its payload kept up to `limit` bytes; a binary message's always as base64 (as Chrome
+    /// writes them), even when its bytes happen to be UTF-8.
     init(direction: String, offset: Double, type: String, payload: [UInt8], limit: Int, closeCode: Int? = nil) {
-        self.init(direction: direction, offset: offset, type: type, size: payload.count,
-                  data: RecordedBody(prefix: Array(payload.prefix(limit)), truncated: payload.count > limit), closeCode: closeCode)
+        let prefix = Array(payload.prefix(limit))
+        var data = RecordedBody(prefix: prefix, truncated: payload.count > limit)
+        if type == "binary", data.encoding == "utf8" {
+            data.encoding = "base64"
+            data.data = Data(prefix).base64EncodedString()
+        }
+        self.init(direction: direction, offset: offset, type: type, size: payload.count, data: data, closeCode: closeCode)
     }
 }
 
