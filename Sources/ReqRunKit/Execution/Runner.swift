@@ -63,7 +63,7 @@ public enum Runner {
     /// credential not yet known as one (and not masked), or miss it by chance.
     static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
-        guard references.contains(where: { !$0.request.captures.isEmpty }) else { return Array(repeating: [], count: references.count) }
+        guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty }) else { return Array(repeating: [], count: references.count) }
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
         var lastCookieCapture: Int?
@@ -76,7 +76,7 @@ public enum Runner {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
-            for capture in reference.request.captures {
+            for capture in reference.request.capturesIncludingMessages {
                 capturedBy[capture.variable, default: []].append(position)
                 if case .cookie = capture.source { lastCookieCapture = position }
             }
@@ -128,6 +128,8 @@ private struct Scheduler {
     var runSecrets: [String] = []
     private var runSecretSet: Set<String> = []
     var jobs: [Int: Job] = [:]
+    /// The WebSocket requests among `jobs`, each running on its own thread.
+    var webSockets: [Int: WebSocketJob] = [:]
     /// When each job waiting to be sent again (`--retry`) is due, by position. Kept apart from `jobs` so
     /// that each wait looks at these few rather than copying every job in flight (perf showed the copies).
     var retryAt: [Int: ContinuousClock.Instant] = [:]
@@ -145,7 +147,7 @@ private struct Scheduler {
         self.configuration = configuration
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = references.contains { !$0.request.captures.isEmpty }
+        self.hasCaptures = references.contains { !$0.request.capturesIncludingMessages.isEmpty }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -193,11 +195,7 @@ private struct Scheduler {
                 }
             }
             lastStart = Date()
-            // A WebSocket request runs alone (see `runWebSocket`): it waits, and nothing passes it.
-            guard start(position) else {
-                notStarted.insert(position, at: index)
-                break
-            }
+            start(position)
         }
         if let reason = stopReason {
             for position in notStarted { results[position] = notRun(position, reason) }
@@ -225,10 +223,8 @@ private struct Scheduler {
                              method: reference.request.method, url: url, outcome: outcome, error: error)
     }
 
-    /// Prepares the request; a request that cannot be prepared is finished at once. Returns false, having
-    /// done nothing, for a WebSocket request while other requests are in flight.
-    @discardableResult
-    private mutating func start(_ position: Int) -> Bool {
+    /// Prepares the request; a request that cannot be prepared is finished at once.
+    private mutating func start(_ position: Int) {
         let reference = references[position]
         let request = reference.request
         let key = reference.groups.last!.id
@@ -244,8 +240,10 @@ private struct Scheduler {
                                           error: ResultError(message: failure.description)),
                      secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
         case .success(let prepared) where prepared.isWebSocket:
-            guard jobs.isEmpty else { return false }
-            runWebSocket(position, prepared, scope)
+            learnSecrets(prepared.secrets)
+            usedLibcurl = true
+            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: false, policy: configuration.redirects)
+            webSockets[position] = WebSocketJob(WebSocketSession(prepared, request: request, scope: scope, options: configuration.options))
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
@@ -266,30 +264,6 @@ private struct Scheduler {
             }
             executor!.start(prepared, inspectBody: needsBody, tag: position)
         }
-        return true
-    }
-
-    /// Runs a WebSocket request to its end on this thread (`WebSocketSession`), with nothing else in flight:
-    /// with `--parallel`, it waits for the requests before it, and those after it start when it is done.
-    private mutating func runWebSocket(_ position: Int, _ prepared: PreparedRequest, _ scope: VariableScope) {
-        learnSecrets(prepared.secrets)
-        usedLibcurl = true
-        let startedAt = Date()
-        let request = references[position].request
-        let outcome = WebSocketSession(prepared, request: request, scope: scope, options: configuration.options).run()
-        var result = baseResult(position, url: prepared.url, outcome: outcome.response == nil || outcome.error != nil ? .transportError : .response,
-                                error: outcome.error)
-        result.request = SentRequest(headers: outcome.sentHeaders, bodySize: 0)
-        result.response = outcome.response
-        result.timings = outcome.timings
-        result.startedAt = RunID.iso8601(startedAt)
-        result.startOffset = Int((startedAt.timeIntervalSince(runStart) * 1_000_000).rounded())
-        result.expectations = outcome.expectations
-        result.captures = outcome.captures
-        result.webSocket = outcome.record
-        for capture in outcome.captures { if let value = capture.value { captured.values[capture.variable] = value } }
-        result.updateVerdict()
-        complete(position, result, secrets: scope.secretValues() + prepared.secrets)
     }
 
     /// Waits for transfers (or the next retry time) and moves each finished job on.
@@ -301,7 +275,12 @@ private struct Scheduler {
             timeout = max(0, min(100, Int((nextRetry - now) / .milliseconds(1))))
         }
         let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout, whileWaiting: pipeline.processOne) ?? []
-        if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
+        if !webSockets.isEmpty {
+            // With no HTTP transfer to wait on, sleep until a WebSocket request ends (or the usual 100 ms).
+            if finished.isEmpty, executor?.activeTransfers ?? 0 == 0 { _ = WebSocketJob.finished.wait(timeout: .now() + .milliseconds(timeout)) }
+            for (position, job) in webSockets { if let outcome = job.take() { finishWebSocket(position, outcome) } }
+        }
+        if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, webSockets.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
             // In short steps, so Ctrl-C or SIGTERM stops a retry wait (up to 10 s) at once, as it does a --delay.
             while ContinuousClock.now < nextRetry, !Interruption.requested {
                 Thread.sleep(forTimeInterval: min(0.05, Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000))
@@ -332,6 +311,16 @@ private struct Scheduler {
             jobs[position]?.startedAt = Date()
             executor!.start(job.prepared, inspectBody: job.needsBody, tag: position)
         }
+    }
+
+    /// Records a WebSocket request that is over (`WebSocketSession`) and takes its captures.
+    private mutating func finishWebSocket(_ position: Int, _ outcome: WebSocketOutcome) {
+        webSockets[position] = nil
+        guard let job = jobs.removeValue(forKey: position) else { return }
+        var result = baseResult(position, url: job.prepared.url, outcome: .transportError, error: nil)
+        outcome.apply(to: &result, startedAt: job.startedAt, runStart: runStart)
+        for capture in result.captures { if let value = capture.value { captured.values[capture.variable] = value } }
+        complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets)
     }
 
     /// After a transfer: follows a redirect or schedules a retry (the job stays), or, when the request is
