@@ -172,6 +172,19 @@ import TestSupport
         #expect(TestServers.logLine(in: try TestServers.proxyLog(), containing: "CONNECT localhost:\(port)") != nil)
     }
 
+    @Test func aClientCertificateIsPresentedOnTheWebSocketsTLSConnection() throws {
+        let https = try TestServers.nginxHTTPS()
+        let wss = "wss" + https.dropFirst("https".count) + "/ws/headers"
+        let dir = try workspace([#"{"url": "\#(wss)", "headers": {"X-Mine": "yes"}, "messages": [{"receive": {"json": "$['X-Client-Verify']", "equals": "{{verify}}"}}]}"#])
+        let without = try ReqRunBinary.run(["run", "--all", "--cacert", try TestServers.testCA(), "--var", "verify=NONE"], in: dir.url)
+        #expect(without.status == 0, "\(without.stdout)")
+        let with = try ReqRunBinary.run(["run", "--all", "--cacert", try TestServers.testCA(), "--cert", try TestServers.clientCertificate(),
+                                         "--key", try TestServers.clientKey(), "--var", "verify=SUCCESS"], in: dir.url)
+        #expect(with.status == 0, "\(with.stdout)")
+        let headers = try #require(try record(dir).results[0].webSocket?.messages.first { $0.direction == "receive" }?.data.data)
+        #expect(headers.contains(#""X-Mine": "yes""#))
+    }
+
     @Test func secretsAreMaskedInTheConversation() throws {
         let ws = try TestServers.webSocket()
         let dir = try workspace([#"""
@@ -249,6 +262,15 @@ import TestSupport
             """, [dir.url.appendingPathComponent("r.xml").path]).split(separator: "\n")
         #expect(junit == ["chat|Failure:message equals \"nope\": expected nope, actual x",
                           "\(ws)/refuse-404|Error:the server refused the WebSocket upgrade: status 404 Not Found (expected 101 Switching Protocols)"])
+    }
+
+    @Test func escapeSequencesFromTheServerAreEscapedOnTheConsole() throws {
+        let ws = try TestServers.webSocket()
+        let dir = try workspace([#"{"url": "\#(ws)/echo", "messages": [{"send": "\u001b]0;pwned\u0007\u001b[2J"}, {"receive": {"equals": "x"}}]}"#])
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 1)
+        #expect(!run.stdout.contains("\u{1b}") && !run.stdout.contains("\u{7}"))
+        #expect(run.stdout.contains(#"actual:   \u{1b}]0;pwned\u{7}\u{1b}[2J"#), "\(run.stdout)")
     }
 
     @Test func sigtermStopsAWaitingWebSocketRequest() throws {

@@ -128,6 +128,8 @@ import Testing
         #expect(try prepare(Request(url: "HTTPS://x")).get().scheme == "https")
         #expect(try prepare(Request(url: "wss://echo.websocket.org")).get().isWebSocket)
         #expect(try prepare(Request(url: "WS://127.0.0.1:1/x")).get().isWebSocket)
+        #expect(prepare(Request(url: "http://h/", messages: [])) == .failure(.invalidURL(
+            "the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is http://")))
         #expect(try prepare(Request(url: "hTtP://x/a://b")).get().scheme == "http")
     }
 

@@ -184,7 +184,15 @@ enum WebSocketProtocol {
         init(limit: Int) { self.limit = limit }
 
         mutating func append(_ bytes: [UInt8]) {
-            if start > 0 && start == buffer.count { buffer.removeAll(keepingCapacity: true); start = 0 }
+            // The bytes of frames already returned go, so a long stream of frames that rarely ends on a read's
+            // boundary does not keep them all.
+            if start == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+            } else if start >= 64 * 1024 {
+                buffer.removeFirst(start)
+                start = 0
+            }
             buffer += bytes
         }
 

@@ -157,6 +157,9 @@ public enum RequestPreparation {
             if let auth { try apply(auth, to: &prepared, scope) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
             guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
+            if request.messages != nil, !prepared.isWebSocket {
+                throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")
+            }
             try URLNormalizer.validate(prepared.url)
             // Whatever reached a credential (a header written by hand, a captured token, URL user information).
             prepared.secrets += CredentialSecrets.inURL(prepared.url)
