@@ -67,6 +67,10 @@ import TestSupport
         #expect(result.captures.map(\.value) == ["world", "sub"])
         // A capture from a message reaches the next request.
         #expect(record.results[1].passed)
+        let shown = try ReqRunBinary.run(["show"], in: dir.url).stdout
+        #expect(shown.contains(" ms text 8 B  hi world\n  ← "), "\(shown)")
+        #expect(shown.contains(" ms binary 4 B  base64 AAEC/w==\n"))
+        #expect(shown.contains(" ms close 4 B 4000  done\n"))
     }
 
     @Test func withoutMessagesTheHandshakeIsCheckedAndTheConnectionClosedCleanly() throws {
