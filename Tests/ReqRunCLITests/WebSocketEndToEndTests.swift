@@ -277,19 +277,32 @@ import TestSupport
         #expect(run.stdout.contains(#"actual:   \u{1b}]0;pwned\u{7}\u{1b}[2J"#), "\(run.stdout)")
     }
 
-    @Test func sigtermStopsAWaitingWebSocketRequest() throws {
+    @Test(arguments: [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, Int32(143), "stopped by SIGTERM")])
+    func aSignalStopsAWaitingWebSocketRequest(_ number: Int32, _ status: Int32, _ reason: String) throws {
         let ws = try TestServers.webSocket()
-        let dir = try workspace([#"{"url": "\#(ws)/silent"}"#, #"{"url": "\#(ws)/echo"}"#])
-        let running = try ReqRunBinary.start(["run", "--all", "--timeout", "0"], in: dir.url)
+        let dir = try workspace([#"{"url": "\#(ws)/silent"}"#, #"{"url": "\#(ws)/echo", "messages": [{"receive": {}}]}"#,
+                                 #"{"url": "\#(ws)/echo"}"#])
+        let running = try ReqRunBinary.start(["run", "--all", "--timeout", "0", "--parallel", "2"], in: dir.url)
         Thread.sleep(forTimeInterval: 0.5)
         let signalled = ContinuousClock.now
-        running.send(signal: SIGTERM)
+        running.send(signal: number)
         let output = running.finish()
         #expect(ContinuousClock.now - signalled < .seconds(1.5))
-        #expect(output.status == 143)
+        #expect(output.status == status)
         let results = try record(dir).results
-        #expect(results.map(\.outcome) == [.transportError, .notRun])
-        #expect(results[0].error?.message == "stopped by SIGTERM")
+        #expect(results.map(\.outcome) == [.transportError, .transportError, .notRun])
+        #expect(results[0].error?.message == reason && results[1].error?.message == reason)
+    }
+
+    @Test func aServerThatSendsNothingEndsAtTheRequestsTimeLimit() throws {
+        let ws = try TestServers.webSocket()
+        let dir = try workspace([#"{"url": "\#(ws)/echo", "timeout": 0.5, "messages": [{"receive": {}}]}"#])
+        let started = Date()
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(run.status == 3)
+        let result = try record(dir).results[0]
+        #expect(result.error == ResultError(curlCode: 28, message: "groups[0].requests[0].messages[0]: timed out waiting for a message (the request's time limit)"))
     }
 
     @Test func aFileOutsideTheWorkspaceIsRefusedWhenTheCollectionLoads() throws {
