@@ -117,6 +117,16 @@ import TestSupport
         #expect(conversation(results[2]).prefix(3) == ["send text 1 x", "receive text 20 hello from ws-server", "receive text 1 x"])
     }
 
+    @Test func fragmentedMessagesAreJoinedWithControlFramesBetweenTheirFragments() throws {
+        let ws = try TestServers.webSocket()
+        let dir = try workspace([#"{"url": "\#(ws)/fragments", "messages": [{"receive": {"equals": "fragmented"}}, {"receive": {"equals": "again"}}]}"#])
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(conversation(try record(dir).results[0]).prefix(4) == [
+            "receive text 10 fragmented", "receive ping 3 mid", "send pong 3 mid", "receive text 5 again",
+        ])
+    }
+
     @Test func pingsFromTheServerAreAnsweredAndRecorded() throws {
         let ws = try TestServers.webSocket()
         let dir = try workspace([#"{"url": "\#(ws)/ping", "messages": [{"send": "after"}, {"receive": {"equals": "after"}}]}"#])
