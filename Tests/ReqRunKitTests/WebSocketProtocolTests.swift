@@ -126,3 +126,20 @@ import Testing
         #expect(reason(#"[{"receiveCount": 0}]"#)?.contains("expected a whole number of 1 or more") == true)
     }
 }
+
+/// The conversation a record keeps stays bounded, whatever a server streams.
+@Suite struct WebSocketRecordTests {
+    @Test func aRecordKeepsAtMost16MiBOfDataAnd10000Messages() {
+        var record = WebSocketRecord()
+        let big = [UInt8](repeating: 0x61, count: 100_000)
+        for _ in 0..<300 {
+            record.append(WebSocketMessageRecord(direction: "receive", offset: 0, type: "text", payload: big, limit: RunRecord.bodyLimit))
+        }
+        #expect(record.messages.count == 256 && record.omitted == 44)
+        #expect(record.messages[0].size == 100_000 && record.messages[0].data.truncated)
+        var small = WebSocketRecord()
+        for _ in 0..<10_005 { small.append(WebSocketMessageRecord(direction: "send", offset: 0, type: "ping", payload: [], limit: 10)) }
+        #expect(small.messages.count == 10_000 && small.omitted == 5)
+        #expect(small == WebSocketRecord(messages: small.messages, omitted: 5))
+    }
+}

@@ -230,7 +230,11 @@ enum WebSocketProtocol {
             if limit > 0, length > UInt64(limit) {
                 throw FrameError("the server sent a frame of \(length) bytes, more than the \(limit)-byte limit (--max-size)")
             }
-            guard UInt64(available - headerSize) >= length else { return nil }
+            guard UInt64(available - headerSize) >= length else {
+                // Room for the whole frame at once (its length is within the limit), not by doubling.
+                buffer.reserveCapacity(start + headerSize + Int(length))
+                return nil
+            }
             let payloadStart = start + headerSize
             let payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
             start = payloadStart + Int(length)

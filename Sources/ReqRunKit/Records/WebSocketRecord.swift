@@ -5,19 +5,35 @@ import Foundation
 public struct WebSocketRecord: Codable, Sendable, Equatable {
     /// Each message and control frame sent and received, in order.
     public var messages: [WebSocketMessageRecord]
-    /// Messages not recorded because the record already held `maximumMessages`.
+    /// Messages not recorded because the record already held `maximumMessages`, or `maximumDataBytes` of
+    /// data.
     public var omitted: Int
+    /// The bytes of `data` kept so far (not part of the record).
+    private var dataBytes = 0
+
+    private enum CodingKeys: String, CodingKey { case messages, omitted }
+
+    /// Records are equal by what they hold (`dataBytes` is bookkeeping).
+    public static func == (a: Self, b: Self) -> Bool { a.messages == b.messages && a.omitted == b.omitted }
 
     public init(messages: [WebSocketMessageRecord] = [], omitted: Int = 0) {
         self.messages = messages
         self.omitted = omitted
     }
 
-    /// The most messages one request records (the rest are counted in `omitted`).
+    /// The most messages one request records, and the most bytes of their data (the rest are counted in
+    /// `omitted`): a server streaming 64 KiB messages cannot make the record hold more than this.
     public static let maximumMessages = 10_000
+    public static let maximumDataBytes = 16 * 1024 * 1024
 
     mutating func append(_ message: WebSocketMessageRecord) {
-        if messages.count < Self.maximumMessages { messages.append(message) } else { omitted += 1 }
+        let size = message.data.data.utf8.count
+        guard messages.count < Self.maximumMessages, dataBytes + size <= Self.maximumDataBytes else {
+            omitted += 1
+            return
+        }
+        dataBytes += size
+        messages.append(message)
     }
 }
 
