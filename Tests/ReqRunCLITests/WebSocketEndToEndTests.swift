@@ -315,6 +315,13 @@ import TestSupport
         #expect(result.error == ResultError(curlCode: 28, message: "groups[0].requests[0].messages[0]: timed out waiting for a message (the request's time limit)"))
     }
 
+    @Test func showCurlExplainsThatAWebSocketRequestHasNoCurlCommand() throws {
+        let dir = try workspace([#"{"name": "live", "url": "wss://example.invalid/feed"}"#])
+        let shown = try ReqRunBinary.run(["show", "--curl", "live"], in: dir.url)
+        #expect(shown.status == 3)
+        #expect(shown.stderr == "error: 'live' is a WebSocket request, which has no curl command line (this curl does not speak WebSocket); 'reqrun run' sends it\n")
+    }
+
     @Test func aFileOutsideTheWorkspaceIsRefusedWhenTheCollectionLoads() throws {
         let dir = try workspace([#"{"url": "ws://127.0.0.1:1/", "messages": [{"send": {"file": "/etc/hostname"}}]}"#])
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)

@@ -83,6 +83,11 @@ enum ShowCommand {
         case .failure(let failure):
             terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
             return .requestError
+        case .success(let prepared) where prepared.isWebSocket:
+            // curl 7.88 has no WebSocket support: a command line would not do what `run` does.
+            terminal.error("'\(Terminal.sanitized(reference.request.name))' is a WebSocket request, which has no curl command line "
+                           + "(this curl does not speak WebSocket); 'reqrun run' sends it")
+            return .requestError
         case .success(var prepared):
             let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !arguments.flag("--show-secrets"))
             prepared.headers = masker.mask(prepared.headers)
