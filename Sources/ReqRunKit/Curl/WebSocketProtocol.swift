@@ -3,9 +3,9 @@ import Foundation
 /// The WebSocket protocol (RFC 6455) as reqrun speaks it over a connection libcurl opened
 /// (`WebSocketConnection`): the opening handshake and the framing. Pure: no I/O.
 ///
-/// Debian's libcurl 7.88 has no WebSocket API (`curl_ws_send`/`curl_ws_recv` came in 7.86 as an
-/// experimental build option and are off in Debian's build), so libcurl connects (`CURLOPT_CONNECT_ONLY`:
-/// DNS, TCP, proxy tunnel, TLS) and reqrun writes the rest here.
+/// Debian's libcurl 7.88 declares `curl_ws_send`/`curl_ws_recv` (experimental since 7.86) but is built
+/// without WebSocket support (no `ws` in its protocols; the functions return `CURLE_NOT_BUILT_IN`), so
+/// libcurl connects (`CURLOPT_CONNECT_ONLY`: DNS, TCP, proxy tunnel, TLS) and reqrun writes the rest here.
 enum WebSocketProtocol {
     /// The GUID a server appends to the key before hashing (RFC 6455 §1.3).
     static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
