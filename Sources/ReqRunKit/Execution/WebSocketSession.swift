@@ -226,13 +226,13 @@ final class WebSocketSession {
         switch step.action {
         case .receive(let m):
             (wanted, matcher) = (1, m)
-            description = "message " + (m.map(describe) ?? "arrives") + withinText
+            description = "message " + (m.map(WebSocketMatching.describe) ?? "arrives") + withinText
         case .receiveCount(let n):
             (wanted, matcher) = (n, nil)
             description = "\(n) message\(n == 1 ? "" : "s") arrive\(n == 1 ? "s" : "")" + withinText
         case .receiveUntil(let m):
             (wanted, matcher) = (Int.max, m)
-            description = "a message " + describe(m) + withinText
+            description = "a message " + WebSocketMatching.describe(m) + withinText
         default: preconditionFailure("a receive step")
         }
         var last: (opcode: WebSocketProtocol.Opcode, payload: [UInt8])?
@@ -245,15 +245,15 @@ final class WebSocketSession {
                     throw Stop(error: ResultError(curlCode: 28, message: "\(step.fieldPath): timed out waiting for a message (the request's time limit)"))
                 }
                 let actual = count == 0 ? "no message" : "\(count) message\(count == 1 ? "" : "s")" + (matcher == nil ? "" : ", none matching")
-                return (result(description, false, expectedText(matcher, wanted), actual + " within \(step.withinMilliseconds!) ms"), false)
+                return (result(description, false, WebSocketMatching.expected(matcher, count: wanted), actual + " within \(step.withinMilliseconds!) ms"), false)
             case .closed(let code, let reason):
                 let actual = "the server closed the connection (\(code.map(String.init) ?? "no code")\(reason.isEmpty ? "" : " " + reason)) after \(count) message\(count == 1 ? "" : "s")"
-                return (result(description, false, expectedText(matcher, wanted), actual), true)
+                return (result(description, false, WebSocketMatching.expected(matcher, count: wanted), actual), true)
             }
             count += 1
             last = message
             guard let matcher else { continue }
-            let check = evaluate(matcher, message.opcode, message.payload, step)
+            let check = WebSocketMatching.check(matcher, binary: message.opcode == .binary, message.payload, fieldPath: step.fieldPath, scope: scope)
             if check.passed {
                 takeCaptures(step, message.payload)
                 return (result(description, true, check.expected, check.actual), false)
@@ -261,58 +261,15 @@ final class WebSocketSession {
             if case .receive = step.action { return (result(description, false, check.expected, check.actual), false) }
         }
         if let last { takeCaptures(step, last.payload) }
-        return (result(description, true, expectedText(nil, wanted), "\(count) message\(count == 1 ? "" : "s")"), false)
-    }
-
-    private func expectedText(_ matcher: WebSocketMatcher?, _ count: Int) -> String {
-        if let matcher { return describe(matcher) }
-        return "\(count) message\(count == 1 ? "" : "s")"
+        return (result(description, true, WebSocketMatching.expected(nil, count: wanted), "\(count) message\(count == 1 ? "" : "s")"), false)
     }
 
     private func takeCaptures(_ step: WebSocketStep, _ payload: [UInt8]) {
-        let view = Self.view(payload)
+        let view = WebSocketMatching.view(payload)
         for capture in step.captures {
             let taken = CaptureCheck.evaluate(capture, view)
             outcome.captures.append(taken)
             if let value = taken.value { scope.layers[scope.layers.count - 1].values[capture.variable] = value }
-        }
-    }
-
-    private static func view(_ payload: [UInt8]) -> ResponseView {
-        ResponseView(status: 0, headers: [], body: payload, bodySize: payload.count, totalMicroseconds: 0)
-    }
-
-    /// Checks a message through `ExpectationCheck` (the message is the body it looks at).
-    private func evaluate(_ matcher: WebSocketMatcher, _ opcode: WebSocketProtocol.Opcode, _ payload: [UInt8], _ step: WebSocketStep) -> (passed: Bool, expected: String, actual: String) {
-        let expectation: Expectation
-        switch matcher {
-        case .binary(let bytes):
-            let actual = opcode == .binary ? "binary " + Data(payload).base64EncodedString() : "text " + ExpectationCheck.excerpt(String(decoding: payload, as: UTF8.self))
-            return (opcode == .binary && payload == bytes, "binary " + Data(bytes).base64EncodedString(), ExpectationCheck.excerpt(actual))
-        case .text(let check): expectation = .body(check)
-        case .json(let path, let check): expectation = .json(path: path, check)
-        }
-        let spec = ExpectationSpec(expectation: expectation, fieldPath: step.fieldPath, location: SourceLocation(line: 1, column: 1))
-        let checked = ExpectationCheck.check(spec, Self.view(payload), scope: scope)
-        return (checked.passed, checked.expected, checked.actual)
-    }
-
-    private func describe(_ matcher: WebSocketMatcher) -> String {
-        switch matcher {
-        case .binary(let bytes): return "is binary \(bytes.count) bytes"
-        case .text(let check):
-            switch check {
-            case .equals(let s): return "equals \"\(s)\""
-            case .contains(let s): return "contains \"\(s)\""
-            case .matches(let s): return "matches /\(s)/"
-            case .exists: return "arrives"
-            }
-        case .json(let path, let check):
-            switch check {
-            case .equals(let node): return "\(path) equals \(node.compactText)"
-            case .exists(let wanted): return "\(path) \(wanted ? "exists" : "is absent")"
-            case .type(let type): return "\(path) is \(type)"
-            }
         }
     }
 
