@@ -150,6 +150,7 @@ import TestSupport
             ("invalid-utf8", "the server sent a text message that is not valid UTF-8 (RFC 6455 §8.1)"),
             ("drop", "the server closed the connection without a close frame (RFC 6455 §7.1.5: abnormal closure, 1006)"),
             ("silent", "timed out after "),
+            ("big-handshake", "the handshake response's header block is over 100 KB"),
         ]
         let dir = try workspace(cases.map { #"{"url": "\#(ws)/\#($0.0)", "messages": [{"send": "x"}, {"receive": {}}]}"# })
         let started = Date()

@@ -143,3 +143,28 @@ import Testing
         #expect(small == WebSocketRecord(messages: small.messages, omitted: 5))
     }
 }
+
+/// Receive steps' matchers on messages, in the words of `expect`.
+@Suite struct WebSocketMatchingTests {
+    private let scope = VariableScope(layers: [VariableLayer(source: "--var", values: ["want": "hi"])])
+
+    @Test func textJSONAndBinaryMatchers() throws {
+        let text = Array(#"{"ok": true, "n": 1.0}"#.utf8)
+        #expect(WebSocketMatching.check(.text(.contains("ok")), binary: false, text, fieldPath: "m", scope: scope).passed)
+        #expect(WebSocketMatching.check(.json(path: try JSONPath("$.n"), .equals(JSONNode(value: .number("1"), location: SourceLocation(line: 1, column: 1)))),
+                                        binary: false, text, fieldPath: "m", scope: scope).passed)
+        let templated = WebSocketMatching.check(.text(.equals("{{want}}")), binary: false, Array("hi".utf8), fieldPath: "m", scope: scope)
+        #expect(templated.passed && templated.expected == "hi")
+        let binary = WebSocketMatching.check(.binary([0, 1]), binary: false, [0, 1], fieldPath: "m", scope: scope)
+        #expect(!binary.passed && binary.expected == "binary AAE=" && binary.actual.hasPrefix("text "))
+        #expect(WebSocketMatching.check(.binary([0, 1]), binary: true, [0, 1], fieldPath: "m", scope: scope).passed)
+        let notJSON = WebSocketMatching.check(.json(path: try JSONPath("$.a"), .exists(true)), binary: false, Array("x".utf8), fieldPath: "m", scope: scope)
+        #expect(!notJSON.passed && notJSON.actual.hasPrefix("the body is not JSON"))
+    }
+
+    @Test func matchersInWords() throws {
+        #expect(WebSocketMatching.describe(.text(.matches("^a"))) == "matches /^a/")
+        #expect(WebSocketMatching.describe(.json(path: try JSONPath("$.ok"), .type("boolean"))) == "$.ok is boolean")
+        #expect(WebSocketMatching.expected(nil, count: 3) == "3 messages")
+    }
+}
