@@ -214,6 +214,17 @@ import TestSupport
         #expect(conversation(try record(dir).results[0]).prefix(2) == ["send text 18 token=****", "receive text 18 token=****"])
     }
 
+    @Test func urlUserInformationGoesAsBasicAuthAndIsMasked() throws {
+        let ws = try TestServers.webSocket()
+        let withUser = ws.replacingOccurrences(of: "ws://", with: "ws://user:pa55word@")
+        let dir = try workspace([#"{"name": "basic", "url": "\#(withUser)/headers", "messages": [{"receive": {"json": "$.Authorization", "equals": "Basic dXNlcjpwYTU1d29yZA=="}}]}"#])
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)")
+        let json = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
+        #expect(!json.contains("pa55word") && !json.contains("dXNlcjpwYTU1d29yZA=="))
+        #expect(try record(dir).results[0].request?.headers.contains(HeaderField(name: "Authorization", value: "****")) == true)
+    }
+
     @Test func parallelRunsKeepListOrderWithWebSocketRequestsAmongHTTPOnes() throws {
         let ws = try TestServers.webSocket()
         let http = try TestServers.nginxHTTP()

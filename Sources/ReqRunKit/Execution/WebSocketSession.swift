@@ -89,7 +89,12 @@ final class WebSocketSession {
         outcome.timings.connect = connected.connect
         outcome.timings.appconnect = connected.appconnect
         let key = WebSocketProtocol.makeKey()
-        let handshake = WebSocketProtocol.handshake(url: prepared.url, headers: prepared.headers, key: key, userAgent: options.userAgent)
+        var headers = prepared.headers
+        // URL user information goes as Basic auth, as libcurl sends it for HTTP (its secrets are known already).
+        if !headers.contains(named: "authorization"), let basic = CredentialSecrets.basicAuthorization(prepared.url) {
+            headers.append(HeaderField(name: "Authorization", value: basic))
+        }
+        let handshake = WebSocketProtocol.handshake(url: prepared.url, headers: headers, key: key, userAgent: options.userAgent)
         outcome.sentHeaders = handshake.fields
         if let failure = connection.send(handshake.bytes, deadline: deadline) { throw stop(failure, "sending the handshake") }
         outcome.timings.pretransfer = elapsedMicroseconds
