@@ -114,7 +114,7 @@ import Testing
         #expect(decoded[5].fieldPath == "groups[0].requests[0].messages[5]")
     }
 
-    @Test func mistakesAreInputErrorsWithTheirPlace() {
+    @Test func mistakesAreInputErrorsWithTheirPlace() throws {
         #expect(reason(#"[{"sned": "x"}]"#)?.contains("messages[0]: a message step needs one of 'send'") == true)
         #expect(reason(#"[{"send": "x", "receive": {}}]"#)?.contains("a message step does one thing") == true)
         #expect(reason(#"[{"send": "x", "within": 5}]"#)?.contains("unknown field 'within'") == true)
@@ -124,6 +124,8 @@ import Testing
         #expect(reason(#"[{"send": {"type": "ping", "data": "\#(String(repeating: "x", count: 126))"}}]"#)?.contains("at most 125 bytes") == true)
         #expect(reason(#"[{"send": {"file": "x.bin"}}]"#)?.contains("is outside the workspace") == true)
         #expect(reason(#"[{"receiveCount": 0}]"#)?.contains("expected a whole number of 1 or more") == true)
+        #expect(reason(#"[{"send": {"type": "text", "base64": "/w=="}}]"#)?.contains("a text message must be UTF-8") == true)
+        #expect(try steps(#"[{"send": {"type": "text", "base64": "e3t4fX0="}}]"#)?.first?.action == .send(.textBytes(Array("{{x}}".utf8))))
     }
 }
 

@@ -180,6 +180,7 @@ final class WebSocketSession {
             }
             try sendFrame(.text, Array(text.utf8))
         case .binary(let bytes): try sendFrame(.binary, bytes)
+        case .textBytes(let bytes): try sendFrame(.text, bytes)
         case .ping(let data): try sendFrame(.ping, Array(try resolved(data).utf8))
         case .pong(let data): try sendFrame(.pong, Array(try resolved(data).utf8))
         case .file(let path, let asText):

@@ -41,6 +41,9 @@ public enum WebSocketPayload: Sendable, Equatable {
     case json(String)
     /// A binary message (`{"send": {"type": "binary", "base64": …}}`).
     case binary([UInt8])
+    /// A text message written as base64 (`{"send": {"type": "text", "base64": …}}`): sent as decoded, no
+    /// templates (UTF-8, checked when the collection loads).
+    case textBytes([UInt8])
     /// A file's bytes (`{"send": {"file": PATH}}`), read when sent; absolute (resolved against the collection
     /// file's folder and checked against the file roots when the collection loads). `asText`: sent as a
     /// text message (the file must be UTF-8), else as a binary message.

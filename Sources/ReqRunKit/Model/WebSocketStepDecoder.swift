@@ -99,7 +99,11 @@ enum WebSocketStepDecoder {
             guard let data = Data(base64Encoded: text) else {
                 throw send.error(send.optional("base64")!, send.childPath("base64"), "not valid base64 (RFC 4648 §4)")
             }
-            return type == "text" ? .text(String(decoding: data, as: UTF8.self)) : .binary(Array(data))
+            guard type == "text" else { return .binary(Array(data)) }
+            guard String(validating: Array(data), as: UTF8.self) != nil else {
+                throw send.error(send.optional("base64")!, send.childPath("base64"), "a text message must be UTF-8 (RFC 6455 §5.6); this base64 is not")
+            }
+            return .textBytes(Array(data))
         case "file":
             let written = try send.requiredString("file")
             switch base.bodyFile(written, mustExist: true) {
