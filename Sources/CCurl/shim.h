@@ -29,6 +29,7 @@ static inline CURLcode reqrun_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { 
 static inline CURLcode reqrun_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode reqrun_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode reqrun_easy_getinfo_socket(CURL *h, CURLINFO i, curl_socket_t *v) { return curl_easy_getinfo(h, i, v); }
 
 /* CURLAUTH_* are cast expressions, which Swift does not import. */
 static const long reqrun_auth_digest = (long)CURLAUTH_DIGEST;

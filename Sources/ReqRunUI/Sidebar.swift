@@ -320,6 +320,8 @@ public final class Sidebar {
         switch CurlCommand.commandLine(for: reference, configuration: context.configuration) {
         case .success(let line):
             show([StyledLine("curl command (reqrun show --curl)", .bold)] + DisplayText.lines(line).map { StyledLine($0) })
+        case .failure(.webSocket):
+            show([StyledLine("this request " + CurlCommand.Refusal.webSocket.description, .red)])
         case .failure(let failure):
             show([StyledLine("cannot build the request: " + failure.description.escapingTerminalControls(), .red)])
         }

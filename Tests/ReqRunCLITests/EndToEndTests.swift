@@ -89,15 +89,31 @@ import TestSupport
         #expect(try JSONDecoder().decode(RunRecord.self, from: Data(shownJSON.stdout.utf8)) == record)
     }
 
-    @Test func runAllSkipsOtherSchemesWithoutFailing() throws {
+    @Test func runAllSendsTheSamplesWebSocketRequestToALocalEchoServer() throws {
         let httpbin = try TestServers.httpbin()
+        let echo = try TestServers.webSocket()
         let dir = try sampleWorkspace()
-        let run = try reqrun(["run", "--all", "--var", "httpbin=\(httpbin)"], in: dir)
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("- GET  wss://echo.websocket.org  skipped: the wss:// scheme is not supported"))
+        let run = try reqrun(["run", "--all", "--var", "httpbin=\(httpbin)", "--var", "echo=\(echo)"], in: dir)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ GET  \(echo)  101"))
         let record = try #require(try records(dir).first)
-        #expect(record.results.map(\.outcome) == [.response, .response, .skipped])
-        #expect(record.results[2].response == nil && record.results[2].timings == nil)
+        #expect(record.results.map(\.outcome) == [.response, .response, .response])
+        #expect(record.results[2].groupID == "6df253c4-3c91-4712-a398-605c67b1e5b5")
+        let messages = try #require(record.results[2].webSocket?.messages)
+        #expect(messages.map { "\($0.direction) \($0.type) \($0.data.data)" }
+                == ["send text hello from reqrun", "receive text hello from reqrun", "send close ", "receive close "])
+        #expect(record.summary.passed == 3)
+    }
+
+    @Test func otherSchemesAreSkippedWithoutFailing() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "ftp://example.invalid/x"}]}]}"#)
+        let run = try reqrun(["run", "--all"], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("- GET  ftp://example.invalid/x  skipped: the ftp:// scheme is not supported (reqrun sends only http, https, ws and wss)"))
+        let record = try #require(try records(dir).first)
+        #expect(record.results.map(\.outcome) == [.skipped])
+        #expect(record.results[0].response == nil && record.results[0].timings == nil)
         #expect(record.summary.skipped == 1 && record.summary.failed == 0)
     }
 
@@ -110,7 +126,7 @@ import TestSupport
         #expect(try records(dir).first?.selection.groups == [SelectedGroup(path: "httpbin.org", id: "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee")])
         #expect(!dir.exists(".reqrun/state.json"))
         let listed = try reqrun(["list", "--all"], in: dir)
-        #expect(listed.stdout.contains("▾ echo.websocket.org\n      GET  wss://echo.websocket.org"))
+        #expect(listed.stdout.contains("▾ echo.websocket.org\n      GET  {{echo}}"))
         #expect(!dir.exists(".reqrun/state.json"))
     }
 

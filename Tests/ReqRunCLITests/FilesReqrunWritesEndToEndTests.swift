@@ -9,7 +9,7 @@ import TestSupport
     /// A workspace with one request that is skipped (no server needed: the report is what matters).
     private func workspace() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
-        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"name": "ws", "url": "wss://example.invalid/"}]}]}"#)
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"name": "ws", "url": "ftp://example.invalid/"}]}]}"#)
         return dir
     }
 

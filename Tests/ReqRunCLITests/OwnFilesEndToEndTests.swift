@@ -9,7 +9,7 @@ import TestSupport
     /// A workspace with one group `g` holding one skipped request, and a folder `outside/` beside it.
     private func workspace() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
-        try dir.write("ws/collections/c.json", #"{"name": "C", "groups": [{"id": "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee", "name": "g", "requests": [{"name": "ws", "url": "wss://example.invalid/"}]}]}"#)
+        try dir.write("ws/collections/c.json", #"{"name": "C", "groups": [{"id": "7bbd0224-3a31-4ba7-9dbb-b7138de7aaee", "name": "g", "requests": [{"name": "ws", "url": "ftp://example.invalid/"}]}]}"#)
         try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("outside"), withIntermediateDirectories: true)
         return dir
     }

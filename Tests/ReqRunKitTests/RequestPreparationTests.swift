@@ -117,8 +117,8 @@ import Testing
         #expect(text.body == .bytes(Array("a=1\nb".utf8)))
     }
 
-    @Test func schemesOtherThanHTTPAreSkippedAndMissingSchemeMeansHTTP() throws {
-        for (url, scheme) in [("wss://echo.websocket.org", "wss"), ("FILE:///etc/passwd", "file"), ("ftp://x", "ftp"),
+    @Test func schemesOtherThanHTTPAndWebSocketAreSkippedAndMissingSchemeMeansHTTP() throws {
+        for (url, scheme) in [("wsx://echo.websocket.org", "wsx"), ("FILE:///etc/passwd", "file"), ("ftp://x", "ftp"),
                               ("httpx://x", "httpx"), ("htt://x", "htt"), ("hxxp://x", "hxxp")] {
             let result = prepare(Request(url: url))
             #expect(result == .failure(.unsupportedScheme(scheme)))
@@ -126,6 +126,10 @@ import Testing
         }
         #expect(try prepare(Request(url: "127.0.0.1:8080/get")).get().url == "http://127.0.0.1:8080/get")
         #expect(try prepare(Request(url: "HTTPS://x")).get().scheme == "https")
+        #expect(try prepare(Request(url: "wss://echo.websocket.org")).get().isWebSocket)
+        #expect(try prepare(Request(url: "WS://127.0.0.1:1/x")).get().isWebSocket)
+        #expect(prepare(Request(url: "http://h/", messages: [])) == .failure(.invalidURL(
+            "the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is http://")))
         #expect(try prepare(Request(url: "hTtP://x/a://b")).get().scheme == "http")
     }
 

@@ -18,6 +18,10 @@ import Testing
                                    captures: [CaptureResult(variable: "v", value: nil, error: "none")])
         result.redirects = [RedirectHop(method: "GET", url: "u", status: 302, location: "l", total: 1)]
         result.attempts = 2
+        result.webSocket = WebSocketRecord(messages: [
+            WebSocketMessageRecord(direction: "send", offset: 1.25, type: "text", size: 2, data: RecordedBody(prefix: Array("hi".utf8), truncated: false)),
+            WebSocketMessageRecord(direction: "receive", offset: 3.5, type: "close", size: 0, data: RecordedBody(prefix: [], truncated: false), closeCode: 1000),
+        ], omitted: 1)
         let record = RunRecord(id: "id", startedAt: "s", endedAt: "e", reqrunVersion: "r", libcurlVersion: "l", workspace: "/w",
                                environment: "env", selection: RunSelection(mode: "groups", groups: [SelectedGroup(path: "p", id: "i")],
                                                                            overriddenVariables: ["x"]),

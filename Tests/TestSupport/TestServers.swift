@@ -10,10 +10,10 @@ public enum TestServers {
         public var variable: String
         public init(variable: String) { self.variable = variable }
         public var description: String {
-            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy, the hostile server). Run them with "
+            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy, the hostile server, the WebSocket server). Run them with "
                 + "'make test' or 'scripts/test', which install and start them, or start them yourself with "
                 + "'scripts/httpbin start DIR', 'scripts/nginx start DIR', 'scripts/proxy start DIR' and "
-                + "'scripts/hostile-server start DIR' and export what "
+                + "'scripts/hostile-server start DIR', 'scripts/ws-server start DIR' (before nginx) and export what "
                 + "scripts/test exports (\(variable) among them) from the files they write in DIR"
         }
     }
@@ -71,6 +71,12 @@ public enum TestServers {
     /// `/conflicting-length-list`, `/same-length-twice`, `/overflow-length`, `/invalid-utf8-header`
     /// (`X-Bytes: caf\xE9 \xFF`), `/escapes`. See the script's own description.
     public static func hostile() throws -> String { try baseURL("REQRUN_TEST_HOSTILE") }
+
+    /// Base URL of the WebSocket server (`scripts/ws-server`, Python's `websockets`), e.g. `ws://127.0.0.1:38085`:
+    /// `/echo` (and `/`) echoes, other paths misbehave on purpose (`/refuse-404`, `/wrong-accept`, `/masked-frame`,
+    /// `/oversized`, `/invalid-utf8`, `/drop`, `/silent`…; see the script). nginx proxies `/ws/PATH` to it, so
+    /// `wss://localhost:PORT/ws/echo` (the port of `nginxHTTPS()`) reaches it over TLS.
+    public static func webSocket() throws -> String { try baseURL("REQRUN_TEST_WS") }
 
     /// The first line of the log at `path` that contains `text`, waiting up to `timeout` seconds for it: servers
     /// write their log line after the response is sent, so it can arrive a moment after the client is done.

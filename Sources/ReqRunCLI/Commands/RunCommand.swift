@@ -14,8 +14,8 @@ enum RunCommand {
             body and expectations is replaced from, highest first: captures made earlier in the run, --var, the
             environment, group variables, collection variables. A request with an undefined variable fails before
             anything is sent (--dry-run takes, for it, the value an earlier run captured, as 'reqrun send' does).
-            Only http and https are sent: other schemes (wss://, ftp://, file://) are recorded as skipped and do
-            not fail the run.
+            http, https, ws and wss are sent (ws:// and wss:// as WebSocket requests, their "messages" in order);
+            other schemes (ftp://, file://) are recorded as skipped and do not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
             or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and

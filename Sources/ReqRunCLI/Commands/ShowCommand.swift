@@ -60,6 +60,7 @@ enum ShowCommand {
             } else if response.body.encoding == "base64" {
                 terminal.line("  (binary content: the record keeps it as base64)")
             }
+            if let webSocket = result.webSocket { terminal.line(conversation(webSocket)) }
         }
         terminal.line()
         terminal.line(ResultLines.summary(record.summary))
@@ -77,6 +78,9 @@ enum ShowCommand {
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              showSecrets: arguments.flag("--show-secrets"))
         switch CurlCommand.commandLine(for: reference, configuration: configuration) {
+        case .failure(.webSocket):
+            terminal.error("'\(Terminal.sanitized(reference.request.name))' \(CurlCommand.Refusal.webSocket)")
+            return .requestError
         case .failure(let failure):
             terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
             return .requestError
@@ -85,4 +89,21 @@ enum ShowCommand {
             return .success
         }
     }
+
+    /// A WebSocket conversation, one line per frame: `  → 4.6 ms text 5 B  hello` (`←` received), data
+    /// escaped and cut at 200 characters.
+    private static func conversation(_ record: WebSocketRecord) -> String {
+        var lines = record.messages.map { message in
+            let arrow = message.direction == "send" ? "→" : "←"
+            var line = String(format: "  %@ %.1f ms %@ %d B", arrow, message.offset, Terminal.sanitized(message.type), message.size)
+            if let code = message.closeCode { line += " \(code)" }
+            let data = message.data.encoding == "base64" ? "base64 " + message.data.data : message.data.data
+            if !data.isEmpty { line += "  " + Terminal.sanitized(data.count > 200 ? String(data.prefix(200)) + "…" : data) }
+            return line
+        }
+        if record.omitted > 0 { lines.append("  … \(record.omitted) more messages not recorded") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func ms(_ microseconds: Int) -> String { String(format: "%.1f", Double(microseconds) / 1000) }
 }

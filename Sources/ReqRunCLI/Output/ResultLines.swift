@@ -39,7 +39,8 @@ enum ResultLines {
             let style: Terminal.Style = response.status >= 400 ? .yellow : .green
             let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)
             return "\(mark) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
-                + "\(milliseconds(result.timings?.total ?? 0))  \(byteCount(response.bodySize))"
+                + "\(milliseconds(result.timings?.total ?? 0))  "
+                + (result.webSocket.map { messageCount($0) } ?? byteCount(response.bodySize))
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
                 + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
         case .transportError, .invalid, .scriptError:
@@ -49,6 +50,12 @@ enum ResultLines {
         case .notRun:
             return "\(terminal.styled("-", .dim)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? "not run"), .dim)
         }
+    }
+
+    /// A WebSocket conversation's size on the console: `4 messages`.
+    static func messageCount(_ record: WebSocketRecord) -> String {
+        let count = record.messages.count + record.omitted
+        return "\(count) message\(count == 1 ? "" : "s")"
     }
 
     /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`, 3 not run` after `--bail`).

@@ -160,14 +160,7 @@ final class CurlTransfer {
             codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                                  Int(cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)))
         }
-        if options.insecure {
-            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0))
-            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0))
-        }
-        if let caFile = options.caFile { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_CAINFO, caFile)) }
-        if let certificate = options.clientCertificate { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_SSLCERT, certificate)) }
-        if let key = options.clientKey { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_SSLKEY, key)) }
-        if let proxy = options.proxy { codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PROXY, proxy)) }
+        codes += options.applyTLSAndProxy(to: easy)
         // The cookie engine: "" enables it without reading a file; the jar is read once, by the first transfer.
         if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }
         let jar = options.cookieJarFile

@@ -72,7 +72,7 @@ public enum Runner {
     /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
-        guard references.contains(where: { !$0.request.captures.isEmpty || !$0.request.eventScripts.isEmpty }) else {
+        guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty || !$0.request.eventScripts.isEmpty }) else {
             return Array(repeating: [], count: references.count)
         }
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
@@ -89,7 +89,7 @@ public enum Runner {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
-            for capture in reference.request.captures {
+            for capture in reference.request.capturesIncludingMessages {
                 capturedBy[capture.variable, default: []].append(position)
                 if case .cookie = capture.source { lastCookieCapture = position }
             }
@@ -149,6 +149,8 @@ private struct Scheduler {
     var runSecrets: [String] = []
     private var runSecretSet: Set<String> = []
     var jobs: [Int: Job] = [:]
+    /// The WebSocket requests among `jobs`, each running on its own thread.
+    var webSockets: [Int: WebSocketJob] = [:]
     /// When each job waiting to be sent again (`--retry`) is due, by position. Kept apart from `jobs` so
     /// that each wait looks at these few rather than copying every job in flight (perf showed the copies).
     var retryAt: [Int: ContinuousClock.Instant] = [:]
@@ -170,7 +172,7 @@ private struct Scheduler {
         self.configuration = configuration
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = references.contains { !$0.request.captures.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
+        self.hasCaptures = references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -278,6 +280,12 @@ private struct Scheduler {
             Self.record(preRequest, in: &result)
             // A message may quote the URL (an invalid port), user information included.
             complete(position, result, secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
+        case .success(let prepared) where prepared.isWebSocket:
+            learnSecrets(prepared.secrets)
+            usedLibcurl = true
+            jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: false, policy: configuration.redirects,
+                                 request: request, preRequest: preRequest)
+            webSockets[position] = WebSocketJob(WebSocketSession(prepared, request: request, scope: scope, options: configuration.options))
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
@@ -310,7 +318,12 @@ private struct Scheduler {
             timeout = max(0, min(100, Int((nextRetry - now) / .milliseconds(1))))
         }
         let finished = executor?.waitForCompletions(timeoutMilliseconds: timeout, whileWaiting: pipeline.processOne) ?? []
-        if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
+        if !webSockets.isEmpty {
+            // With no HTTP transfer to wait on, sleep until a WebSocket request ends (or the usual 100 ms).
+            if finished.isEmpty, executor?.activeTransfers ?? 0 == 0 { _ = WebSocketJob.finished.wait(timeout: .now() + .milliseconds(timeout)) }
+            for (position, job) in webSockets { if let outcome = job.take() { finishWebSocket(position, outcome) } }
+        }
+        if executor == nil || executor!.activeTransfers == 0 && finished.isEmpty, webSockets.isEmpty, let nextRetry, nextRetry > ContinuousClock.now {
             // In short steps, so Ctrl-C or SIGTERM stops a retry wait (up to 10 s) at once, as it does a --delay.
             while ContinuousClock.now < nextRetry, !Interruption.requested {
                 Thread.sleep(forTimeInterval: min(0.05, Double((nextRetry - ContinuousClock.now) / .microseconds(1)) / 1_000_000))
@@ -341,6 +354,19 @@ private struct Scheduler {
             jobs[position]?.startedAt = Date()
             executor!.start(job.prepared, inspectBody: job.needsBody, tag: position)
         }
+    }
+
+    /// Records a WebSocket request that is over (`WebSocketSession`) and takes its captures.
+    private mutating func finishWebSocket(_ position: Int, _ outcome: WebSocketOutcome) {
+        webSockets[position] = nil
+        guard let job = jobs.removeValue(forKey: position) else { return }
+        var result = baseResult(position, url: job.prepared.url, outcome: .transportError, error: nil)
+        outcome.apply(to: &result, startedAt: job.startedAt, runStart: runStart)
+        // Pre-request scripts ran; test scripts do not run on WebSocket requests (Postman keeps those out of
+        // collection exports and has no pm.response for a conversation).
+        Self.record(job.preRequest, in: &result)
+        for capture in result.captures { if let value = capture.value { captured.values[capture.variable] = value } }
+        complete(position, result, secrets: job.scope.secretValues() + job.prepared.secrets)
     }
 
     /// After a transfer: follows a redirect or schedules a retry (the job stays), or, when the request is

@@ -131,7 +131,7 @@ public enum ExpectationCheck {
         }
     }
 
-    private static func describe(_ check: Expectation.TextCheck) -> String {
+    static func describe(_ check: Expectation.TextCheck) -> String {
         switch check {
         case .equals(let s): return "equals \"\(s)\""
         case .contains(let s): return "contains \"\(s)\""

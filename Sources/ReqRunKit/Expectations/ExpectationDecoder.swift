@@ -12,7 +12,7 @@ enum ExpectationDecoder {
         return result
     }
 
-    private static func expectation(_ item: FieldReader) throws(InputError) -> Expectation {
+    static func expectation(_ item: FieldReader) throws(InputError) -> Expectation {
         let subjects = ["status", "header", "body", "json", "timeBelow", "bodySize", "bodySizeBelow"]
         let present = subjects.filter { item.optional(.named($0)) != nil }
         guard present.count == 1 else {
@@ -92,7 +92,7 @@ enum ExpectationDecoder {
     }
 
     /// One of `equals`, `contains`, `matches` (checked as a regular expression now), `exists`.
-    private static func textCheck(_ item: FieldReader) throws(InputError) -> Expectation.TextCheck {
+    static func textCheck(_ item: FieldReader) throws(InputError) -> Expectation.TextCheck {
         let operators = ["equals", "contains", "matches", "exists"].filter { item.optional(.named($0)) != nil }
         guard operators.count == 1 else {
             throw item.error(item.node, item.path, "expected exactly one of 'equals', 'contains', 'matches', 'exists'")

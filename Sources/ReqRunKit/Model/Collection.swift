@@ -124,7 +124,7 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     }
 }
 
-/// One HTTP request as written in a collection: templates that may still hold `{{name}}` references.
+/// One HTTP or WebSocket request as written in a collection: templates that may still hold `{{name}}` references.
 public struct Request: Sendable, Equatable {
     /// Optional id from the file, kept as written.
     public var id: String?
@@ -159,11 +159,16 @@ public struct Request: Sendable, Equatable {
     /// Every script that runs for this request in Newman's order: the collection's, the folders' (outer to
     /// inner), then its own; pre-request and test scripts alike (filter by `Script.event`).
     public var eventScripts: [Script] = []
+    /// A WebSocket request's conversation (`messages`), in order; nil when not written. Used only when the
+    /// URL is `ws://` or `wss://`.
+    public var messages: [WebSocketStep]?
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
                 headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,
                 expectations: [ExpectationSpec] = [], captures: [Capture] = [], timeoutMilliseconds: Int? = nil,
-                followRedirects: Bool? = nil, maxRedirects: Int? = nil, scripts: SkippedScripts? = nil) {
+                followRedirects: Bool? = nil, maxRedirects: Int? = nil, scripts: SkippedScripts? = nil,
+                messages: [WebSocketStep]? = nil) {
+        self.messages = messages
         self.scripts = scripts
         self.auth = auth
         self.query = query

@@ -149,7 +149,8 @@ public enum CollectionDecoder {
 
     /// The fields a request may have (one array for the whole run rather than a literal per request).
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
-                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects"]
+                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects",
+                                      "messages"]
 
     private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
@@ -165,7 +166,7 @@ public enum CollectionDecoder {
                        body: try BodyDecoder.decode(reader, base: base), auth: try AuthDecoder.decode(reader),
                        expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader),
                        timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
-                       maxRedirects: try decodeCount(reader, "maxRedirects"))
+                       maxRedirects: try decodeCount(reader, "maxRedirects"), messages: try WebSocketStepDecoder.decode(reader, base: base))
     }
 
     /// Headers are an array of `{"name": …, "value": …}` (order kept, names may repeat) or, for short

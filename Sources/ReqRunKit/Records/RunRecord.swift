@@ -152,6 +152,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var attempts: Int = 1
     /// What its scripts wrote with `console.*`, in order; nil when nothing.
     public var console: [String]?
+    /// A WebSocket request's messages (the handshake is `request` and `response`); nil for HTTP requests.
+    public var webSocket: WebSocketRecord?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

@@ -124,6 +124,7 @@ extension RequestResult {
                 })
             }
             w.field("url", url)
+            if let webSocket { w.key("webSocket"); webSocket.write(&w) }
         }
     }
 }

@@ -200,6 +200,7 @@ public struct SecretMasker: Sendable {
             hop.location = mask(hop.location)
             return hop
         }
+        r.webSocket = r.webSocket.map(mask)
         r.captures = r.captures.map { c in
             var c = c
             c.value = c.value.map(mask)

@@ -3,18 +3,38 @@ extension CurlCommand {
     /// resolved with `configuration`'s environment and `--var` values, auth applied, the configuration's
     /// executor options), secrets masked as `****` unless `configuration.showSecrets`. `show --curl` and the
     /// UI's `c` print it.
-    /// - Returns: the command line, or why the request cannot be built (undefined variable…).
-    public static func commandLine(for reference: RequestReference, configuration: RunConfiguration) -> Result<String, PreparationFailure> {
+    /// - Returns: the command line, or why there is none: the request cannot be built (undefined variable…),
+    ///   or it is a WebSocket request, which the curl of Debian 12 (7.88) cannot send.
+    public static func commandLine(for reference: RequestReference, configuration: RunConfiguration) -> Result<String, Refusal> {
         let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
         switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            return .failure(failure)
+            return .failure(.preparation(failure))
+        case .success(let prepared) where prepared.isWebSocket:
+            return .failure(.webSocket)
         case .success(var prepared):
             let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !configuration.showSecrets)
             prepared.headers = masker.mask(prepared.headers)
             // Masked before quoting, which can change a secret's spelling (`'\''`, `$'\x1b'`); the quoted
             // command has no raw control character left to escape (`shellQuoted`).
             return .success(commandLine(arguments(prepared, options: configuration.options, redirects: configuration.redirects).map(masker.mask)))
+        }
+    }
+}
+
+extension CurlCommand {
+    /// Why a request has no curl command line; `description` follows the request's name for `webSocket`
+    /// (`'live' is a WebSocket request…`), a "cannot build" clause for `preparation`.
+    public enum Refusal: Error, Sendable, CustomStringConvertible {
+        case preparation(PreparationFailure)
+        /// curl 7.88 has no WebSocket support: a command line would not do what `run` does.
+        case webSocket
+
+        public var description: String {
+            switch self {
+            case .preparation(let failure): return "\(failure)"
+            case .webSocket: return "is a WebSocket request, which has no curl command line (this curl does not speak WebSocket); 'reqrun run' sends it"
+            }
         }
     }
 }

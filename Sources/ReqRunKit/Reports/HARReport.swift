@@ -5,7 +5,10 @@ import Foundation
 /// (invalid, skipped) have no entry. Timings are in milliseconds, from curl's cumulative phase times:
 /// `dns` = namelookup, `connect` = connect − namelookup (+ TLS; 0 on a reused connection), `ssl` = appconnect − connect (−1 without
 /// TLS), `send` = pretransfer − the latest of those, `wait` = starttransfer − pretransfer,
-/// `receive` = total − starttransfer; `blocked` is −1 (not measured).
+/// `receive` = total − starttransfer; `blocked` is −1 (not measured). A WebSocket request is an entry like
+/// any other (its handshake: status 101) with Chrome's custom fields `_resourceType: "websocket"` and
+/// `_webSocketMessages` (its text and binary messages: `type` `send` or `receive`, `time` in seconds since
+/// 1970, `opcode` 1 or 2, `data` the text, or base64 for binary, up to the record's 64 KiB).
 public enum HARReport {
     public static func render(_ record: RunRecord) -> String {
         let entries = record.results.filter { $0.request != nil }.map(entry)
@@ -51,7 +54,20 @@ public enum HARReport {
         }
         return HAR.Entry(startedDateTime: result.startedAt ?? "", time: ms(t.total), request: request, response: response,
                          cache: .init(), timings: timings, serverIPAddress: result.response?.remoteAddress,
-                         comment: result.name)
+                         comment: result.name, resourceType: result.webSocket == nil ? nil : "websocket",
+                         webSocketMessages: result.webSocket.map { webSocketMessages($0, startedAt: result.startedAt) })
+    }
+
+    /// The data frames of a conversation as Chrome writes them (control frames are left out, as Chrome does).
+    private static func webSocketMessages(_ record: WebSocketRecord, startedAt: String?) -> [HAR.WebSocketMessage] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let start = startedAt.flatMap { formatter.date(from: $0) }?.timeIntervalSince1970 ?? 0
+        return record.messages.compactMap { message in
+            guard message.type == "text" || message.type == "binary" else { return nil }
+            return HAR.WebSocketMessage(type: message.direction, time: start + message.offset / 1000,
+                                        opcode: message.type == "text" ? 1 : 2, data: message.data.data)
+        }
     }
 
     private static func queryString(_ url: String) -> [HAR.NameValue] {
@@ -89,6 +105,20 @@ public enum HARReport {
             var timings: Timings
             var serverIPAddress: String?
             var comment: String
+            var resourceType: String? = nil
+            var webSocketMessages: [WebSocketMessage]? = nil
+
+            enum CodingKeys: String, CodingKey {
+                case startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
+                case resourceType = "_resourceType", webSocketMessages = "_webSocketMessages"
+            }
+        }
+        /// One message of Chrome's `_webSocketMessages`.
+        struct WebSocketMessage: Encodable {
+            var type: String
+            var time: Double
+            var opcode: Int
+            var data: String
         }
         struct Request: Encodable {
             var method: String

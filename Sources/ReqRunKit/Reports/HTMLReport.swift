@@ -2,7 +2,8 @@ import Foundation
 
 /// A run as one self-contained HTML page (no scripts, no outside files): a summary, then each request with
 /// its status, expectations (expected vs. actual) and captures, and a timing waterfall drawn from the
-/// recorded phases (DNS, connect, TLS, waiting, receiving), placed on the run's time line.
+/// recorded phases (DNS, connect, TLS, waiting, receiving), placed on the run's time line. A WebSocket
+/// request's conversation follows its checks, one line per frame (`WebSocketConversationHTML`).
 public enum HTMLReport {
     public static func render(_ record: RunRecord) -> String {
         let s = record.summary
@@ -28,6 +29,7 @@ public enum HTMLReport {
             .dns { background: #8e8ee0; } .connect { background: #f0a030; } .tls { background: #b060d0; }
             .wait { background: #30a060; } .receive { background: #3080e0; }
             .legend span { display: inline-block; width: 10px; height: 10px; margin: 0 .3em 0 1em; }
+            \(WebSocketConversationHTML.style)
             </style>
             </head>
             <body>
@@ -71,7 +73,8 @@ public enum HTMLReport {
             + "<span class=\"muted\">\(XMLText.escape(([result.collection] + result.groupPath).joined(separator: " › ")))</span></td>"
             + "<td class=\"\(state)\">\(status)</td><td>\(time)</td>"
             + "<td><span class=\"muted\">\(XMLText.escape(result.method))</span> <span class=\"url\">\(XMLText.escape(result.url))</span>"
-            + (checks.isEmpty ? "" : "<ul class=\"checks\">\(checks.joined())</ul>") + "</td>"
+            + (checks.isEmpty ? "" : "<ul class=\"checks\">\(checks.joined())</ul>")
+            + (result.webSocket.map(WebSocketConversationHTML.render) ?? "") + "</td>"
             + "<td>\(waterfall(result.timings, offset: offset, span: span))</td></tr>\n"
     }
 

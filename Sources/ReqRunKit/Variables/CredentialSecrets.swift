@@ -64,6 +64,16 @@ public enum CredentialSecrets {
         return secrets.filter { !$0.isEmpty }
     }
 
+    /// The `Authorization` value libcurl sends for the user information of `url` (`Basic` and the base64 of
+    /// the percent-decoded `user:password`, RFC 7617), or nil when the URL has none: for connections reqrun
+    /// writes the request of itself (WebSocket handshakes).
+    public static func basicAuthorization(_ url: String) -> String? {
+        guard let info = userInfo(url) else { return nil }
+        let user = info.user.removingPercentEncoding ?? info.user
+        let password = info.password.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+
     /// `url` with the secret of its user information (see `inURL`) replaced by `SecretMasker.mask`: what a
     /// request without a name is named (`http://ada:****@host/`), in every output, `list` included.
     public static func maskingUserInfo(_ url: String) -> String {

@@ -31,6 +31,9 @@ public struct PreparedRequest: Sendable, Equatable {
         self.secrets = secrets
     }
 
+    /// Whether the URL is `ws://` or `wss://` (RFC 6455 §3): sent by `WebSocketSession`, not as HTTP.
+    public var isWebSocket: Bool { scheme == "ws" || scheme == "wss" }
+
     /// The URI scheme in lower case (`http`, `wss`, …).
     public var scheme: String {
         guard let end = URLNormalizer.schemeEnd(url) else { return "http" }
@@ -77,7 +80,7 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     /// A CR, LF or NUL in the URL or a header field after substitution: it would split or end the request
     /// (RFC 9110 §5.5 forbids them in field values), so nothing is sent.
     case forbiddenCharacter(field: String)
-    /// A scheme reqrun does not send (only `http` and `https`); the request is skipped, not failed.
+    /// A scheme reqrun does not send (only `http`, `https`, `ws` and `wss`); the request is skipped, not failed.
     case unsupportedScheme(String)
     /// A URL that cannot be sent, e.g. a host name that is not a valid international domain name.
     case invalidURL(String)
@@ -108,7 +111,7 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
         case .invalidURL(let reason):
             return "invalid URL: \(reason)"
         case .unsupportedScheme(let scheme):
-            return "the \(scheme):// scheme is not supported (reqrun sends only http and https)"
+            return "the \(scheme):// scheme is not supported (reqrun sends only http, https, ws and wss)"
         case .multipartBoundary(let field):
             return "\(field) sets a multipart boundary, but reqrun chooses the boundary of a multipart body itself: "
                 + "remove the 'boundary=' parameter (or the whole Content-Type field)"
@@ -123,7 +126,7 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
 public enum RequestPreparation {
     /// Resolves `request`'s templates in `scope` and applies `auth` (the request's effective auth).
     /// - Returns: the prepared request, or why it is not sent (undefined variable, cycle, forbidden character,
-    ///   a scheme other than http/https).
+    ///   a scheme other than http, https, ws and wss).
     public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
             var url = try checked(try URLSubstitution.resolve(request.url, scope, field: "url"), field: "url")
@@ -153,7 +156,10 @@ public enum RequestPreparation {
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
             if let auth { try apply(auth, to: &prepared, scope) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
-            guard URLNormalizer.hasHTTPScheme(prepared.url) else { throw .unsupportedScheme(prepared.scheme) }
+            guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
+            if request.messages != nil, !prepared.isWebSocket {
+                throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")
+            }
             try URLNormalizer.validate(prepared.url)
             // Whatever reached a credential (a header written by hand, a captured token, URL user information).
             prepared.secrets += CredentialSecrets.inURL(prepared.url)
@@ -209,7 +215,7 @@ public enum RequestPreparation {
     /// A JSON body with `{{name}}` resolved inside its strings (keys and values), each value JSON-escaped,
     /// so a value with quotes or backslashes keeps the body valid JSON. Numbers, booleans and structure
     /// stay exactly as written.
-    private static func resolveJSON(_ compact: String, _ scope: VariableScope) throws(PreparationFailure) -> String {
+    static func resolveJSON(_ compact: String, _ scope: VariableScope) throws(PreparationFailure) -> String {
         guard compact.contains("{{"), let root = try? JSONParser.parse(Array(compact.utf8)) else { return compact }
         var out = ""
         func write(_ node: JSONNode) throws(PreparationFailure) {
