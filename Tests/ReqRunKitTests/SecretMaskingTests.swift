@@ -18,6 +18,17 @@ import Testing
         #expect(SecretMasker(values: ["k😀ey"]).mask(#"k\ud83d\ude00ey"#) == "****")
     }
 
+    /// A value substituted into a URL is spelled as its part encodes it (`URLSubstitution`), then as
+    /// `URLNormalizer` finishes it: both steps, for every part, are masked.
+    @Test func secretsSubstitutedIntoAURLAreMaskedAsSent() throws {
+        let secret = "a+b&c#d?e f\"g"
+        let masker = SecretMasker(values: [secret])
+        for component in [URLSubstitution.Component.path, .query, .queryValue] {
+            let sent = try URLNormalizer.normalize("http://h/p/" + URLSubstitution.encode(secret, for: component))
+            #expect(masker.mask(sent) == "http://h/p/****", "\(component): \(sent)")
+        }
+    }
+
     @Test func base64BodiesAreMaskedInTheirBytes() throws {
         let secret = "t0ken-s3cret"
         let bytes: [UInt8] = [0xFF, 0xFE] + Array("a=\(secret);".utf8) + [0x80]
