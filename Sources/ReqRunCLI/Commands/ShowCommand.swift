@@ -80,7 +80,8 @@ enum ShowCommand {
         let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
         switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
+            let masker = SecretMasker(values: Runner.secretsOfUnprepared(reference.request, scope), enabled: !arguments.flag("--show-secrets"))
+            terminal.error("cannot build request '\(Terminal.sanitized(masker.mask(reference.request.name)))': \(masker.mask(failure.description))")
             return .requestError
         case .success(var prepared):
             let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !arguments.flag("--show-secrets"))

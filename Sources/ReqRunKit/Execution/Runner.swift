@@ -52,6 +52,14 @@ public enum Runner {
         return VariableScope(layers: layers, processEnvironment: configuration.processEnvironment)
     }
 
+    /// The secrets of a request that could not be prepared (`RequestPreparation.prepare` failed): the scope's,
+    /// and the user information of its URL as written and as resolved, since the URL is shown as written and
+    /// a message may quote it (an invalid port). The run, `--dry-run` and `show --curl` mask with these.
+    public static func secretsOfUnprepared(_ request: Request, _ scope: VariableScope) -> [String] {
+        let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
+        return scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url)
+    }
+
     private static func dictionary(_ variables: [Variable]) -> [String: String] {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
@@ -231,12 +239,10 @@ private struct Scheduler {
         let scope = Runner.scope(fileLayers: layers, configuration, captured: captured)
         switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
-            let url = failure.isSkip ? resolved : request.url
-            // A message may quote the URL (an invalid port), user information included.
+            let url = failure.isSkip ? ((try? scope.resolve(request.url, field: "url")) ?? request.url) : request.url
             complete(position, baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
                                           error: ResultError(message: failure.description)),
-                     secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
+                     secrets: Runner.secretsOfUnprepared(request, scope))
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
