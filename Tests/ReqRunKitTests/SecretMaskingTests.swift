@@ -40,6 +40,20 @@ import Testing
         #expect(Array(decoded) == [0xFF, 0xFE] + Array("a=****;".utf8) + [0x80])
     }
 
+    /// A header value that is not UTF-8 keeps its bytes (`valueBase64`) when the run masks: the secret is
+    /// masked in them, and a credential field masked whole has no bytes left to show.
+    @Test func headerBytesSurviveMaskingWithTheSecretMasked() throws {
+        let masker = SecretMasker(values: ["t0ken-s3cret"])
+        let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(" t0ken-s3cret".utf8)
+        let fields = [HeaderField(name: "X-Bytes", value: #"caf\xE9 t0ken-s3cret"#, valueBase64: Data(bytes).base64EncodedString()),
+                      HeaderField(name: "Set-Cookie", value: #"s=\xFF"#, valueBase64: "/w==")]
+        let masked = masker.mask(fields)
+        #expect(masked[0].value == #"caf\xE9 ****"#)
+        let decoded = try #require(masked[0].valueBase64.flatMap { Data(base64Encoded: $0) })
+        #expect(Array(decoded) == Array("caf".utf8) + [0xE9] + Array(" ****".utf8))
+        #expect(masked[1].value == "****" && masked[1].valueBase64 == nil)
+    }
+
     @Test func aSecretCutByTheBodyLimitIsMasked() {
         let secret = "abcdef-123456"
         let masker = SecretMasker(values: [secret])

@@ -102,8 +102,10 @@ public struct SecretMasker: Sendable {
         // Nothing to do (the common case) costs a scan, not a copy.
         guard enabled, !values.isEmpty || headers.contains(where: { $0.hasName(in: Self.sensitiveHeaderNames) }) else { return headers }
         return headers.map { field in
-            HeaderField(name: field.name,
-                        value: field.hasName(in: Self.sensitiveHeaderNames) ? Self.mask : mask(field.value))
+            guard !field.hasName(in: Self.sensitiveHeaderNames) else { return HeaderField(name: field.name, value: Self.mask) }
+            // A value that is not UTF-8 keeps its bytes, masked in them as a base64 body is.
+            let bytes = field.valueBase64.flatMap { Data(base64Encoded: $0) }.map { Data(mask(bytes: Array($0))).base64EncodedString() }
+            return HeaderField(name: field.name, value: mask(field.value), valueBase64: bytes)
         }
     }
 
