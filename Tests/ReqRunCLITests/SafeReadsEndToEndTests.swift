@@ -34,6 +34,13 @@ import TestSupport
         // Allowed by the user: the folder with --file-root, or the file itself with --env FILE.
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--file-root", outside.path], in: dir.url).status == 0)
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", credentials], in: dir.url).status == 0)
+        // `env use` saves nothing that a run would refuse.
+        try dir.write(".reqrun/state.json", "{}")
+        for name in ["dev", credentials] {
+            let use = try ReqRunBinary.run(["env", "use", name], in: dir.url)
+            #expect(use.status == 2 && use.stderr.contains("is outside the workspace"), "\(use.stdout)\(use.stderr)")
+        }
+        #expect(try dir.read(".reqrun/state.json") == "{}")
     }
 
     @Test func collectionsReadNoFileOutsideTheWorkspaceUnlessAllowed() throws {
