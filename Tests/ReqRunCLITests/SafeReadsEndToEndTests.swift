@@ -71,6 +71,9 @@ import TestSupport
         #expect(try record(dir).results[0].response?.body.data.contains("PRIVATE KEY") == true)
         let missing = try ReqRunBinary.run(["list", "--file-root", "no-such-folder"], in: dir.url)
         #expect(missing.status == 2 && missing.stderr == "error: --file-root no-such-folder: no such folder\n")
+        // An empty value (`--file-root "$ASSETS"` with ASSETS unset) is no folder, not the current one.
+        let empty = try ReqRunBinary.run(["list", "--file-root", ""], in: dir.url)
+        #expect(empty.status == 2 && empty.stderr == "error: --file-root '': no such folder\n", "\(empty.stderr)")
     }
 
     @Test func processEnvironmentIsReadOnlyForAllowedNamesAndMasked() throws {

@@ -35,10 +35,12 @@ struct WorkspaceContext {
         return WorkspaceContext(workspace: workspace, collections: collections, fileRoots: workspace.fileRoots(allowing: extraRoots))
     }
 
-    /// `--file-root DIR` folders (relative to the current folder), which must exist.
+    /// `--file-root DIR` folders (relative to the current folder), which must exist. An empty value (an unset
+    /// shell variable) is no folder, not the current one.
     static func fileRoots(_ arguments: ParsedArguments) throws(WorkspaceError) -> [String] {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         return try arguments.all("--file-root").map { (dir: String) throws(WorkspaceError) -> String in
+            guard !dir.isEmpty else { throw WorkspaceError.noSuchFolder(option: "--file-root", "''") }
             let url = URL(fileURLWithPath: dir, relativeTo: cwd)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
