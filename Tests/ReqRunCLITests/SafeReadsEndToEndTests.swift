@@ -10,6 +10,39 @@ import TestSupport
         try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
     }
 
+    /// A repository can carry `environments/dev.json` as a link to a credentials file of the user's (a flat
+    /// JSON object of strings, like gcloud's) and a `.reqrun/state.json` that selects it, or names such a file
+    /// directly: the workspace's environments are files of the workspace too. `--env FILE`, typed by the user,
+    /// is not limited.
+    @Test func workspaceEnvironmentsReadNoFileOutsideIt() throws {
+        let dir = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let credentials = try outside.write("adc.json", #"{"refresh_token": "1//refresh-s3cret"}"#).path
+        try dir.write("collections/t.json", #"{"name": "T", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/?t={{refresh_token}}"}]}]}"#)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("environments/dev.json").path, withDestinationPath: credentials)
+        for state in [#"{"environment": "dev"}"#, "{\"environment\": \"\(credentials)\"}"] {
+            try dir.write(".reqrun/state.json", state)
+            for arguments in [["run", "--all", "--dry-run"], ["show", "--curl", "#0"]] {
+                let output = try ReqRunBinary.run(arguments, in: dir.url)
+                #expect(output.status == 2, "\(state) \(arguments): \(output.stdout)\(output.stderr)")
+                #expect(output.stderr.contains("is outside the workspace") && output.stderr.contains("--file-root"), "\(output.stderr)")
+                #expect(!output.stdout.contains("refresh-s3cret"))
+            }
+        }
+        #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", "dev"], in: dir.url).status == 2)
+        // Allowed by the user: the folder with --file-root, or the file itself with --env FILE.
+        #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--file-root", outside.path], in: dir.url).status == 0)
+        #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", credentials], in: dir.url).status == 0)
+        // `env use` saves nothing that a run would refuse.
+        try dir.write(".reqrun/state.json", "{}")
+        for name in ["dev", credentials] {
+            let use = try ReqRunBinary.run(["env", "use", name], in: dir.url)
+            #expect(use.status == 2 && use.stderr.contains("is outside the workspace"), "\(use.stdout)\(use.stderr)")
+        }
+        #expect(try dir.read(".reqrun/state.json") == "{}")
+    }
+
     @Test func collectionsReadNoFileOutsideTheWorkspaceUnlessAllowed() throws {
         let dir = try TemporaryDirectory()
         let outside = try TemporaryDirectory()
@@ -38,6 +71,9 @@ import TestSupport
         #expect(try record(dir).results[0].response?.body.data.contains("PRIVATE KEY") == true)
         let missing = try ReqRunBinary.run(["list", "--file-root", "no-such-folder"], in: dir.url)
         #expect(missing.status == 2 && missing.stderr == "error: --file-root no-such-folder: no such folder\n")
+        // An empty value (`--file-root "$ASSETS"` with ASSETS unset) is no folder, not the current one.
+        let empty = try ReqRunBinary.run(["list", "--file-root", ""], in: dir.url)
+        #expect(empty.status == 2 && empty.stderr == "error: --file-root '': no such folder\n", "\(empty.stderr)")
     }
 
     @Test func processEnvironmentIsReadOnlyForAllowedNamesAndMasked() throws {

@@ -66,12 +66,20 @@ import TestSupport
         let dir = try TemporaryDirectory()
         try dir.write("collections/i.json", """
             {"name": "I", "variables": {"pw": "pa55word"}, "groups": [{"name": "g", "requests": [
-              {"name": "x", "url": "http://ada:{{pw}}@h:99999/x"}, {"name": "y", "url": "http://ada:pa55word@h:99999/x"}
+              {"name": "x", "url": "http://ada:{{pw}}@h:99999/x"}, {"name": "y", "url": "http://ada:pa55word@h:99999/x"},
+              {"name": "z", "url": "http://ada:pa55word@h:8x/x"}
             ]}]}
             """)
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(run.status == 3)
-        #expect(run.stdout.components(separatedBy: "http://ada:****@h:99999/x  invalid URL").count == 3, "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "http://ada:****@h:99999/x  invalid URL").count == 3
+                && run.stdout.contains("'http://ada:****@h:8x/x' has an invalid port"), "\(run.stdout)")
         #expect(!(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.contains("pa55word")))
+        // The same messages from `--dry-run` (text and JSON) and `show --curl`, which prepare it too.
+        for arguments in [["run", "--all", "--dry-run"], ["run", "--all", "--dry-run", "--json"], ["show", "--curl", "x"], ["show", "--curl", "y"], ["show", "--curl", "z"]] {
+            let other = try ReqRunBinary.run(arguments, in: dir.url)
+            #expect(other.stdout.contains("invalid URL") || other.stderr.contains("invalid URL"), "\(arguments): \(other.stdout)\(other.stderr)")
+            #expect(!(other.stdout + other.stderr).contains("pa55word"), "\(arguments): \(other.stdout)\(other.stderr)")
+        }
     }
 }

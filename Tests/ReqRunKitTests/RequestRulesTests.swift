@@ -61,6 +61,15 @@ import Testing
         #expect(RedirectFollower.resolve("file:///etc/passwd", against: "http://h/")?.scheme == "file")
     }
 
+    /// Foundation on Linux percent-encodes a whole URL again, `%` included, when its path holds a character
+    /// it does not allow (`[`, `]`, a `%` without two hex digits): an escape in a `Location` must survive.
+    @Test func escapesInALocationAreKeptBesideBrackets() {
+        #expect(RedirectFollower.resolve("/a%20b[1]", against: "http://h/x")?.url == "http://h/a%20b%5B1%5D")
+        #expect(RedirectFollower.resolve("http://[::1]:8/a%20b]?q=%20[1]", against: "http://h/x")?.url == "http://[::1]:8/a%20b%5D?q=%20%5B1%5D")
+        #expect(RedirectFollower.resolve("/p?q=%20[1]%", against: "http://h/x")?.url == "http://h/p?q=%20%5B1%5D%25")
+        #expect(RedirectFollower.resolve("/100%/a%2F", against: "http://h/x")?.url == "http://h/100%25/a%2F")
+    }
+
     @Test func retryWaitsDoubleOrFollowRetryAfter() {
         let none = TransferResult(sentHeaders: [], response: nil, body: [], error: ResultError(message: "x"),
                                   timings: Timings(namelookup: 0, connect: 0, appconnect: 0, pretransfer: 0, starttransfer: 0, total: 0))

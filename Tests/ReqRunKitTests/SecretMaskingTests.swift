@@ -18,6 +18,17 @@ import Testing
         #expect(SecretMasker(values: ["k😀ey"]).mask(#"k\ud83d\ude00ey"#) == "****")
     }
 
+    /// A value substituted into a URL is spelled as its part encodes it (`URLSubstitution`), then as
+    /// `URLNormalizer` finishes it: both steps, for every part, are masked.
+    @Test func secretsSubstitutedIntoAURLAreMaskedAsSent() throws {
+        let secret = "a+b&c#d?e f\"g"
+        let masker = SecretMasker(values: [secret])
+        for component in [URLSubstitution.Component.path, .query, .queryValue] {
+            let sent = try URLNormalizer.normalize("http://h/p/" + URLSubstitution.encode(secret, for: component))
+            #expect(masker.mask(sent) == "http://h/p/****", "\(component): \(sent)")
+        }
+    }
+
     @Test func base64BodiesAreMaskedInTheirBytes() throws {
         let secret = "t0ken-s3cret"
         let bytes: [UInt8] = [0xFF, 0xFE] + Array("a=\(secret);".utf8) + [0x80]
@@ -27,6 +38,20 @@ import Testing
         #expect(masked.encoding == "base64")
         let decoded = try #require(Data(base64Encoded: masked.data))
         #expect(Array(decoded) == [0xFF, 0xFE] + Array("a=****;".utf8) + [0x80])
+    }
+
+    /// A header value that is not UTF-8 keeps its bytes (`valueBase64`) when the run masks: the secret is
+    /// masked in them, and a credential field masked whole has no bytes left to show.
+    @Test func headerBytesSurviveMaskingWithTheSecretMasked() throws {
+        let masker = SecretMasker(values: ["t0ken-s3cret"])
+        let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(" t0ken-s3cret".utf8)
+        let fields = [HeaderField(name: "X-Bytes", value: #"caf\xE9 t0ken-s3cret"#, valueBase64: Data(bytes).base64EncodedString()),
+                      HeaderField(name: "Set-Cookie", value: #"s=\xFF"#, valueBase64: "/w==")]
+        let masked = masker.mask(fields)
+        #expect(masked[0].value == #"caf\xE9 ****"#)
+        let decoded = try #require(masked[0].valueBase64.flatMap { Data(base64Encoded: $0) })
+        #expect(Array(decoded) == Array("caf".utf8) + [0xE9] + Array(" ****".utf8))
+        #expect(masked[1].value == "****" && masked[1].valueBase64 == nil)
     }
 
     @Test func aSecretCutByTheBodyLimitIsMasked() {

@@ -56,8 +56,9 @@ enum EnvCommand {
                 return .success
             }
             guard let name = rest.first else { throw UsageError(message: "name the environment to use, or --none", command: command.spec) }
-            // Loading first checks that it exists and reads; nothing is saved otherwise.
-            _ = try workspace.loadEnvironment(name, relativeTo: workspace.root)
+            // Loading first checks that it exists, reads and lies in the workspace (as a run will check the
+            // saved one); nothing is saved otherwise.
+            _ = try workspace.loadEnvironment(name, relativeTo: workspace.root, within: workspace.fileRoots())
             try store.setString(name, forKey: stateKey)
             terminal.line("using environment \(Terminal.sanitized(name))")
         default:

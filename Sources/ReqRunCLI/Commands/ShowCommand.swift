@@ -81,8 +81,8 @@ enum ShowCommand {
         case .failure(.webSocket):
             terminal.error("'\(Terminal.sanitized(reference.request.name))' \(CurlCommand.Refusal.webSocket)")
             return .requestError
-        case .failure(let failure):
-            terminal.error("cannot build request '\(Terminal.sanitized(reference.request.name))': \(failure)")
+        case .failure(.preparation(let message, let name)):
+            terminal.error("cannot build request '\(Terminal.sanitized(name))': \(message)")
             return .requestError
         case .success(let line):
             terminal.line(line)

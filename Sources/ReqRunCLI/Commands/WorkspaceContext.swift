@@ -5,6 +5,8 @@ import ReqRunKit
 struct WorkspaceContext {
     let workspace: Workspace
     let collections: [RequestCollection]
+    /// The workspace and the `--file-root` folders: what collections and the workspace's environments may read.
+    let fileRoots: FileRoots
 
     var store: StateStore { StateStore(directory: workspace.stateDirectory) }
 
@@ -27,15 +29,18 @@ struct WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
-        let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files, allowing: try fileRoots(arguments))
+        let extraRoots = try fileRoots(arguments)
+        let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files, allowing: extraRoots)
         for collection in collections { collection.warnings.forEach(terminal.warning) }
-        return WorkspaceContext(workspace: workspace, collections: collections)
+        return WorkspaceContext(workspace: workspace, collections: collections, fileRoots: workspace.fileRoots(allowing: extraRoots))
     }
 
-    /// `--file-root DIR` folders (relative to the current folder), which must exist.
+    /// `--file-root DIR` folders (relative to the current folder), which must exist. An empty value (an unset
+    /// shell variable) is no folder, not the current one.
     static func fileRoots(_ arguments: ParsedArguments) throws(WorkspaceError) -> [String] {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         return try arguments.all("--file-root").map { (dir: String) throws(WorkspaceError) -> String in
+            guard !dir.isEmpty else { throw WorkspaceError.noSuchFolder(option: "--file-root", "''") }
             let url = URL(fileURLWithPath: dir, relativeTo: cwd)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -46,13 +51,17 @@ struct WorkspaceContext {
     }
 
     /// The environment for a run: `--env NAME|FILE`, else the one saved with `reqrun env use`, else none.
+    /// Only `--env FILE`, which the user typed, may lie outside `fileRoots`: `environments/NAME.json` and the
+    /// saved one come from the workspace, which a repository carries.
     func environment(_ option: String?, _ terminal: Terminal) throws -> Environment? {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        if let option { return try workspace.loadEnvironment(option, relativeTo: cwd) }
+        if let option {
+            return try workspace.loadEnvironment(option, relativeTo: cwd, within: Workspace.isEnvironmentPath(option) ? nil : fileRoots)
+        }
         let store = self.store
         defer { store.warnings.forEach(terminal.warning) }
         guard let saved = try store.string(forKey: EnvCommand.stateKey) else { return nil }
-        return try workspace.loadEnvironment(saved, relativeTo: workspace.root)
+        return try workspace.loadEnvironment(saved, relativeTo: workspace.root, within: fileRoots)
     }
 
     /// How many run records to keep: saved with `reqrun history --keep N`, else `RunStore.defaultLimit`.

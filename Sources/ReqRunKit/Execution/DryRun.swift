@@ -82,6 +82,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             }
             switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
             case .failure(let failure):
+                secrets = Runner.secretsOfUnprepared(request, scope)
                 entry.error = failure.description
                 if failure.isSkip {
                     entry.skipped = true

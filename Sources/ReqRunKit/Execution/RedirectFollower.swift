@@ -114,12 +114,45 @@ public enum RedirectFollower {
 
     /// `Location` (possibly relative, possibly with spaces or non-ASCII) resolved against `base`
     /// (RFC 3986 §5, by Foundation's URL).
+    /// Foundation on Linux encodes the whole string again, `%` of existing escapes included (`a%20b[1]` →
+    /// `a%2520b%5B1%5D`), when the path or query holds a character it does not allow there: so `[`, `]` and a
+    /// `%` without two hex digits are encoded after the authority first (RFC 3986 §3.3–3.5 allow none of them
+    /// there).
     static func resolve(_ location: String, against base: String) -> (url: String, scheme: String)? {
         guard let normalized = try? URLNormalizer.normalize(location), let baseURL = URL(string: base),
-              let resolved = URL(string: normalized, relativeTo: baseURL)?.absoluteURL, let scheme = resolved.scheme?.lowercased() else {
+              let resolved = URL(string: escapedForFoundation(normalized), relativeTo: baseURL)?.absoluteURL,
+              let scheme = resolved.scheme?.lowercased() else {
             return nil
         }
         return (resolved.absoluteString, scheme)
+    }
+
+    /// `url` with `[`, `]` and a stray `%` percent-encoded after its authority (path, query and fragment).
+    static func escapedForFoundation(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var start = 0
+        if let schemeEnd = URLNormalizer.schemeEnd(url) {
+            start = schemeEnd + 3
+        } else if bytes.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            start = 2
+        }
+        if start > 0 {
+            start = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        }
+        let end = bytes.count  // through the fragment
+        func isHex(_ i: Int) -> Bool { i < end && Character(UnicodeScalar(bytes[i])).isHexDigit }
+        var out = Array(bytes[..<start])
+        var i = start
+        while i < end {
+            switch bytes[i] {
+            case UInt8(ascii: "["): out += Array("%5B".utf8)
+            case UInt8(ascii: "]"): out += Array("%5D".utf8)
+            case UInt8(ascii: "%") where !(isHex(i + 1) && isHex(i + 2)): out += Array("%25".utf8)
+            default: out.append(bytes[i])
+            }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Scheme, host and port (default ports filled in), lower case.

@@ -60,6 +60,14 @@ public enum Runner {
         return VariableScope(layers: layers, processEnvironment: configuration.processEnvironment)
     }
 
+    /// The secrets of a request that could not be prepared (`RequestPreparation.prepare` failed): the scope's,
+    /// and the user information of its URL as written and as resolved, since the URL is shown as written and
+    /// a message may quote it (an invalid port). The run, `--dry-run` and `show --curl` mask with these.
+    public static func secretsOfUnprepared(_ request: Request, _ scope: VariableScope) -> [String] {
+        let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
+        return scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url)
+    }
+
     private static func dictionary(_ variables: [Variable]) -> [String: String] {
         Dictionary(variables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
@@ -278,8 +286,7 @@ private struct Scheduler {
             var result = baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
                                     error: ResultError(message: failure.description))
             Self.record(preRequest, in: &result)
-            // A message may quote the URL (an invalid port), user information included.
-            complete(position, result, secrets: scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url))
+            complete(position, result, secrets: Runner.secretsOfUnprepared(request, scope))
         case .success(let prepared) where prepared.isWebSocket:
             learnSecrets(prepared.secrets)
             usedLibcurl = true

@@ -25,7 +25,8 @@ public struct SecretMasker: Sendable {
 
     /// - Parameters:
     ///   - values: the secret values (empty ones are ignored); each is also masked in its percent-encoded
-    ///     forms, as it appears in a query string, a form body or a URL's path, and in its JSON-escaped
+    ///     forms, as it appears in a query string, a form body or anywhere in a URL when substituted there
+    ///     (`URLSubstitution`, then `URLNormalizer`), and in its JSON-escaped
     ///     forms (`jsonSpellings`).
     ///   - enabled: false for `--show-secrets`: everything passes unchanged.
     public init(values: [String], enabled: Bool = true) {
@@ -35,7 +36,14 @@ public struct SecretMasker: Sendable {
         // As written, and as each way of putting it in a URL spells it: a query value, a form value, and
         // anywhere else in a URL (a path: only spaces, non-ASCII and a few others percent-encoded).
         // And as a JSON string spells it (a body reqrun sends, a server's echo): see `jsonSpellings`.
-        let spellings = plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + plain.map { URLNormalizer.encodedAsInURL($0) }
+        // A value substituted into a URL template is encoded for its part first (`URLSubstitution`: `?`, `#`,
+        // `&`, `+`), then finished by `URLNormalizer` like the rest of the URL.
+        let inURL = plain.flatMap { value in
+            [URLSubstitution.Component.schemeOrAuthority, .path, .query, .queryValue].map {
+                URLNormalizer.encodedAsInURL(URLSubstitution.encode(value, for: $0))
+            }
+        }
+        let spellings = plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + inURL
             + plain.flatMap { Self.jsonSpellings($0, twice: true) }
         self.values = Array(Set(spellings)).sorted { $0.utf8.count > $1.utf8.count }
         self.byteValues = self.values.map { Array($0.utf8) }
@@ -94,12 +102,10 @@ public struct SecretMasker: Sendable {
         // Nothing to do (the common case) costs a scan, not a copy.
         guard enabled, !values.isEmpty || headers.contains(where: { $0.hasName(in: Self.sensitiveHeaderNames) }) else { return headers }
         return headers.map { field in
-            // The bytes of a value that is not UTF-8 (`valueBase64`) are masked like a base64 body's; a
-            // credential field keeps none.
             guard !field.hasName(in: Self.sensitiveHeaderNames) else { return HeaderField(name: field.name, value: Self.mask) }
-            return HeaderField(name: field.name, value: mask(field.value),
-                               valueBase64: field.valueBase64.flatMap { Data(base64Encoded: $0) }
-                                   .map { Data(mask(bytes: Array($0))).base64EncodedString() })
+            // A value that is not UTF-8 keeps its bytes, masked in them as a base64 body is.
+            let bytes = field.valueBase64.flatMap { Data(base64Encoded: $0) }.map { Data(mask(bytes: Array($0))).base64EncodedString() }
+            return HeaderField(name: field.name, value: mask(field.value), valueBase64: bytes)
         }
     }
 

@@ -9,7 +9,9 @@ extension CurlCommand {
         let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
         switch RequestPreparation.prepare(reference.request, scope: scope, auth: reference.effectiveAuth) {
         case .failure(let failure):
-            return .failure(.preparation(failure))
+            // The message may quote the URL, user information included (an invalid port).
+            let masker = SecretMasker(values: Runner.secretsOfUnprepared(reference.request, scope), enabled: !configuration.showSecrets)
+            return .failure(.preparation(masker.mask(failure.description), requestName: masker.mask(reference.request.name)))
         case .success(let prepared) where prepared.isWebSocket:
             return .failure(.webSocket)
         case .success(var prepared):
@@ -26,13 +28,14 @@ extension CurlCommand {
     /// Why a request has no curl command line; `description` follows the request's name for `webSocket`
     /// (`'live' is a WebSocket request…`), a "cannot build" clause for `preparation`.
     public enum Refusal: Error, Sendable, CustomStringConvertible {
-        case preparation(PreparationFailure)
+        /// The request cannot be built: why, and the request's name, both with secrets masked.
+        case preparation(String, requestName: String)
         /// curl 7.88 has no WebSocket support: a command line would not do what `run` does.
         case webSocket
 
         public var description: String {
             switch self {
-            case .preparation(let failure): return "\(failure)"
+            case .preparation(let message, _): return message
             case .webSocket: return "is a WebSocket request, which has no curl command line (this curl does not speak WebSocket); 'reqrun run' sends it"
             }
         }

@@ -76,15 +76,26 @@ extension Workspace {
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
+    /// Whether `--env`'s value names a file (it contains `/` or ends in `.json`) rather than an environment.
+    public static func isEnvironmentPath(_ nameOrPath: String) -> Bool {
+        nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+    }
+
     /// Loads `environments/NAME.json`, or the file at `nameOrPath` when it names a file (it contains `/` or
     /// ends in `.json`; relative to `base`).
+    /// - Parameter roots: when given, the file (its symbolic links resolved) must lie in one of them: for an
+    ///   environment the workspace chose (`environments/NAME.json`, which a repository can carry as a link to
+    ///   a credentials file, or the one saved in `.reqrun/state.json`), as for body files (`FileRoots`).
     /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read (or is larger
-    ///   than `FileSizeBound.environment`) or decoded.
-    public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL) throws(InputError) -> Environment {
-        let isPath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+    ///   than `FileSizeBound.environment`), lies outside `roots`, or cannot be decoded.
+    public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL, within roots: FileRoots? = nil) throws(InputError) -> Environment {
+        let isPath = Self.isEnvironmentPath(nameOrPath)
         let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
                          : environmentsDirectory.appendingPathComponent("\(nameOrPath).json")
         let display = displayPath(url)
+        if let roots, case .failure(let refusal) = roots.resolve(url.path, from: "/"), FileManager.default.fileExists(atPath: url.path) {
+            throw InputError(file: display, location: nil, reason: refusal.reason + ", or name the file with --env FILE")
+        }
         // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not.
         let read = FileBytes.read(atPath: url.path, bound: .environment)
         if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
