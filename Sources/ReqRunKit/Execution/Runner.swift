@@ -72,13 +72,13 @@ public enum Runner {
             let used = reference.referencedVariables(alsoThrough: layerValues)
             var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
             if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
-            if reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
+            if reference.request.captures.contains(where: \.takesCookie) {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
             for capture in reference.request.captures {
                 capturedBy[capture.variable, default: []].append(position)
-                if case .cookie = capture.source { lastCookieCapture = position }
+                if capture.takesCookie { lastCookieCapture = position }
             }
         }
         return result
@@ -245,6 +245,7 @@ private struct Scheduler {
             let needsBody = !request.captures.isEmpty || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true
+                case .check(let check): return check.readsBody
                 default: return false
                 }
             }
@@ -343,7 +344,7 @@ private struct Scheduler {
         // of URL user information, a digest response.
         learnSecrets(CredentialSecrets.inHeaders(done.transfer.sentHeaders, names: done.job.current.credentialHeaderNames)
                      + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
-                         if case .cookie = spec.source { return capture.value } else { return nil }
+                         spec.takesCookie ? capture.value : nil
                      })
         complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets)
     }
@@ -369,18 +370,22 @@ private struct Scheduler {
         if let stopReason {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {
-            let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
+            var view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
                                     bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
                                     redirectSetCookies: job.redirectSetCookies)
+            (view.finalURL, view.redirects, view.httpVersion) = (job.current.url, job.hops, response.httpVersion)
+            (view.timings, view.bodySHA256) = (transfer.timings, response.bodySHA256)
             result.outcome = .response
-            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
-            result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
+            // Captures first, so that expectations can check what this request captured (as Hurl does).
+            result.captures = request.captures.map { CaptureCheck.evaluate($0, view, scope: job.scope) }
             for (capture, spec) in zip(result.captures, request.captures) {
                 guard let value = capture.value else { continue }
                 captured.values[capture.variable] = value
+                view.capturedValues[capture.variable] = value
                 // A session cookie is a credential: mask it wherever it shows up later.
-                if case .cookie = spec.source { captured.secretNames.insert(capture.variable) }
+                if spec.takesCookie { captured.secretNames.insert(capture.variable) }
             }
+            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
         }
         result.updateVerdict()
         return result

@@ -11,6 +11,18 @@ public struct ResponseView: Sendable {
     public var totalMicroseconds: Int
     /// `Set-Cookie` fields of the redirect responses before this one, in order (cookie captures see them).
     public var redirectSetCookies: [String]
+    /// The final URL, after redirects (the `url` subject).
+    public var finalURL: String = ""
+    /// The redirect hops before this response, in order.
+    public var redirects: [RedirectHop] = []
+    /// `1.0`, `1.1`, `2` or `3` (the record's `httpVersion`).
+    public var httpVersion: String = ""
+    /// Phase times of the final transfer, when known.
+    public var timings: Timings?
+    /// SHA-256 of the whole content, lower-case hex, when the transfer computed it.
+    public var bodySHA256: String?
+    /// Values this request's own captures took (they run before its expectations, as in Hurl).
+    public var capturedValues: [String: String] = [:]
 
     public init(status: Int, headers: [HeaderField], body: [UInt8], bodySize: Int, totalMicroseconds: Int,
                 redirectSetCookies: [String] = []) {

@@ -159,6 +159,7 @@ public enum CollectionEncoder {
             return .object([("json", .string(path.text)), operation])
         case .timeBelow(let milliseconds): return .object([("timeBelow", .number("\(milliseconds)"))])
         case .bodySize(let bytes, let below): return .object([(below ? "bodySizeBelow" : "bodySize", .number("\(bytes)"))])
+        case .check(let check): return .string(check.description)
         }
     }
 
@@ -169,6 +170,7 @@ public enum CollectionEncoder {
         case .header(let name): source = ("header", .string(name))
         case .regex(let pattern): source = ("regex", .string(pattern))
         case .cookie(let name): source = ("cookie", .string(name))
+        case .check(let check): source = ("from", .string(check.description))
         }
         return .object([("var", .string(capture.variable)), source])
     }

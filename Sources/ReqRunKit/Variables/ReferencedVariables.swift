@@ -27,6 +27,7 @@ extension RequestReference {
                 case .exists: break
                 }
             case .json(_, .equals(let node)): texts.append(node.compactText)
+            case .check(let check): texts += check.templates
             default: break
             }
         }

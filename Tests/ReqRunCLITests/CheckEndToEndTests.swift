@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// The check grammar through the built binary against the local httpbin: every subject, captures with
+/// `from`, the printed form of a failed check, and load errors with file:line:column.
+@Suite struct CheckEndToEndTests {
+    private func workspace(_ requests: String) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "variables": {"base": "\(try TestServers.httpbin())"}, "groups": [{"name": "g", "requests": [
+            \(requests)
+            ]}]}
+            """)
+        return dir
+    }
+
+    @Test func everySubjectAgainstHttpbin() throws {
+        let dir = try workspace(#"""
+            {"name": "json", "url": "{{base}}/json",
+             "capture": [{"var": "author", "from": "$.slideshow.author"}, {"var": "titles", "from": "$..title count toString"}],
+             "expect": ["status == 200", "status < 300", "url endsWith '/json'", "httpVersion == '1.1'", "redirects count == 0",
+                        "header 'content-type' == 'application/json'", "body contains 'slideshow'", "body exists", "bytes count > 100",
+                        "sha256 matches '^[0-9a-f]{64}$'", "md5 matches '^[0-9a-f]{32}$'", "bodySize > 100", "duration < 10000",
+                        "timings.connect <= 10000", "timings.total >= 0", "$.slideshow.slides[*].title count == 2",
+                        "$..title includes 'Overview'", "$.slideshow.slides[?@.type == 'all'].title first startsWith 'Wake'",
+                        "variable 'author' == 'Yours Truly'", "variable 'titles' toInt == 3", "jsonpath '$.slideshow' isObject"]},
+            {"name": "redirects", "url": "{{base}}/redirect/2",
+             "expect": ["redirects count == 2", "redirects nth 0 jsonpath '$.status' == 302",
+                        "redirects last jsonpath '$.location' endsWith '/get'", "url endsWith '/get'"]},
+            {"name": "cookies", "url": "{{base}}/cookies/set?sid=s3cr3t&theme=dark", "followRedirects": false,
+             "capture": [{"var": "sid", "from": "cookie 'sid'"}],
+             "expect": ["status == 302", "cookie 'theme' == 'dark'", "cookie 'sid[Path]' == '/'", "cookie 'sid[Secure]' not exists",
+                        "cookie 'nope' not exists", "variable 'sid' == 's3cr3t'"]},
+            {"name": "anything", "url": "{{base}}/anything?n=12345678901234567890123&d=2020-02-01&e=a%2Bb",
+             "expect": ["$.args.n toInt == 12345678901234567890123", "$.args.n toInt > 12345678901234567890122",
+                        "$.args.d toDate '%Y-%m-%d' daysBeforeNow > 300", "$.args.e urlEncode == 'a%2Bb'", "$.url split '?' nth 0 endsWith '/anything'"]},
+            {"name": "xml", "url": "{{base}}/xml", "expect": ["header 'Content-Type' == 'application/xml'", "body regex 'title=\"([^\"]*)\"' == 'Sample Slide Show'"]},
+            {"name": "html", "url": "{{base}}/html", "expect": ["body startsWith '<!DOCTYPE html>'", "body regex '<h1>(.*)</h1>' contains 'Moby'"]}
+            """#)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("6 requests: 6 passed"))
+        let record = try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs").appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).sorted().last!)))
+        #expect(record.results[0].expectations[15].description == "$.slideshow.slides[*].title count == 2")
+        #expect(record.results[0].captures.map(\.value) == ["Yours Truly", "3"])
+        // A cookie captured through `from` is a secret like one captured with `cookie`.
+        #expect(record.results[2].captures[0].value == "****")
+    }
+
+    @Test func aFailedCheckPrintsItsCanonicalForm() throws {
+        let dir = try workspace(#"""
+            {"url": "{{base}}/json", "expect": ["$.slideshow.slides[*].title  count==3", "header 'Content-Type' not contains 'json'"]}
+            """#)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("""
+                ✗ $.slideshow.slides[*].title count == 3
+                    expected: == 3
+                    actual:   2
+            """))
+        #expect(run.stdout.contains(#"✗ header "Content-Type" not contains "json""#))
+        let show = try ReqRunBinary.run(["show"], in: dir.url)
+        #expect(show.stdout.contains("✗ $.slideshow.slides[*].title count == 3"), "\(show.stdout)")
+    }
+
+    @Test func aBadCheckIsALoadErrorWithItsColumn() throws {
+        let dir = try workspace(#"""
+            {"url": "{{base}}/json", "expect": ["status == 200", "$.a[?@.b === 1] exists"]}
+            """#)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 2)
+        #expect(run.stderr == """
+            error: collections/c.json:2:66: groups[0].requests[0].expect[1]: invalid JSONPath: expected a literal (a string, a number, true, false or null), '@', '$' or a function
+                $.a[?@.b === 1] exists
+                           ^
+
+            """)
+    }
+}
