@@ -37,11 +37,13 @@ import TestSupport
              "expect": ["$.args.n toInt == 12345678901234567890123", "$.args.n toInt > 12345678901234567890122",
                         "$.args.d toDate '%Y-%m-%d' daysBeforeNow > 300", "$.args.e urlEncode == 'a%2Bb'", "$.url split '?' nth 0 endsWith '/anything'"]},
             {"name": "xml", "url": "{{base}}/xml", "expect": ["header 'Content-Type' == 'application/xml'", "body regex 'title=\"([^\"]*)\"' == 'Sample Slide Show'"]},
-            {"name": "html", "url": "{{base}}/html", "expect": ["body startsWith '<!DOCTYPE html>'", "body regex '<h1>(.*)</h1>' contains 'Moby'"]}
+            {"name": "html", "url": "{{base}}/html", "expect": ["body startsWith '<!DOCTYPE html>'", "body regex '<h1>(.*)</h1>' contains 'Moby'"]},
+            {"name": "latin1", "url": "{{base}}/response-headers?Content-Type=text/plain;%20charset=ISO-8859-1",
+             "expect": ["body contains 'charset=ISO-8859-1'", "bytes decode 'latin1' contains 'charset'"]}
             """#)
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("6 requests: 6 passed"))
+        #expect(run.stdout.contains("7 requests: 7 passed"))
         let record = try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs").appendingPathComponent(
             try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).sorted().last!)))
         #expect(record.results[0].expectations[15].description == "$.slideshow.slides[*].title count == 2")

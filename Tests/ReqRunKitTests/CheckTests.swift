@@ -179,3 +179,28 @@ import Testing
         #expect(!CheckEvaluator.evaluate(try CheckParser.parse("$.a not exists"), response("<html>"), scope: scope).passed)
     }
 }
+
+/// Bodies in the charset their Content-Type names (iconv), and the `decode` filter.
+@Suite struct CharsetTests {
+    private func view(_ bytes: [UInt8], _ contentType: String) -> ResponseView {
+        ResponseView(status: 200, headers: [HeaderField(name: "Content-Type", value: contentType)], body: bytes, bodySize: bytes.count, totalMicroseconds: 0)
+    }
+
+    private func holds(_ check: String, _ view: ResponseView) throws -> CheckEvaluator.Outcome {
+        CheckEvaluator.evaluate(try CheckParser.parse(check), view, scope: VariableScope(layers: []))
+    }
+
+    @Test func bodiesAreReadInTheirCharset() throws {
+        #expect(try holds("body == 'café'", view([0x63, 0x61, 0x66, 0xE9], "text/plain; charset=ISO-8859-1")).passed)
+        #expect(try holds("body == '€1'", view([0x80, 0x31], "text/plain; charset=\"windows-1252\"")).passed)
+        #expect(try holds("body == 'テスト'", view([0x83, 0x65, 0x83, 0x58, 0x83, 0x67], "text/html;charset=Shift_JIS")).passed)
+        #expect(try holds("body == '中文'", view([0xD6, 0xD0, 0xCE, 0xC4], "text/plain; charset=GB2312")).passed)
+        #expect(try holds("body regex 'caf(.)' == 'é'", view([0x63, 0x61, 0x66, 0xE9], "text/plain; charset=latin1")).passed)
+        // The hash covers the raw bytes, not the decoded text.
+        #expect(try holds("md5 == '\(Digest.hex(Digest.md5([0x63, 0x61, 0x66, 0xE9])))'", view([0x63, 0x61, 0x66, 0xE9], "text/plain; charset=latin1")).passed)
+        let unknown = try holds("body contains 'x'", view([0x78], "text/plain; charset=x-nope"))
+        #expect(!unknown.passed && unknown.actual == "unknown charset 'x-nope'")
+        #expect(try holds("bytes decode 'latin1' == 'café'", view([0x63, 0x61, 0x66, 0xE9], "application/octet-stream")).passed)
+        #expect(try holds("$.s base64Decode decode 'windows-1252' == '€'", view(Array(#"{"s": "gA=="}"#.utf8), "application/json")).passed)
+    }
+}

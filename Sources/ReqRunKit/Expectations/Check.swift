@@ -71,6 +71,8 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         /// A `strptime(3)` format: `%Y-%m-%d`, `%d/%m/%Y %H:%M:%S %z`.
         case toDate(String)
         case daysBeforeNow, daysAfterNow
+        /// Bytes (or a string's UTF-8 bytes) decoded from a charset with iconv: `decode "latin1"`.
+        case decode(String)
     }
 
     /// A predicate, optionally negated with `not`.
@@ -172,6 +174,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .toDate(let format): return "toDate \(quoted(format))"
         case .daysBeforeNow: return "daysBeforeNow"
         case .daysAfterNow: return "daysAfterNow"
+        case .decode(let charset): return "decode \(quoted(charset))"
         }
     }
 

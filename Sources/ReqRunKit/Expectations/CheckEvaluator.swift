@@ -82,7 +82,8 @@ public enum CheckEvaluator {
             }
         case .body:
             if let failure = completeBody() { return .failure(failure) }
-            return .success(response.bodySize == 0 ? nil : .string(response.text))
+            guard response.bodySize > 0 else { return .success(nil) }
+            return response.bodyText().map { .string($0) }.mapError { Failure($0.description) }
         case .bytes:
             if let failure = completeBody() { return .failure(failure) }
             return .success(.bytes(response.body))
@@ -100,7 +101,7 @@ public enum CheckEvaluator {
             }
         case .regex(let pattern):
             if let failure = completeBody() { return .failure(failure) }
-            return .success(CheckFilters.firstMatch(pattern, in: response.text).map { .string($0) })
+            return response.bodyText().map { text in CheckFilters.firstMatch(pattern, in: text).map { .string($0) } }.mapError { Failure($0.description) }
         case .variable(let name):
             if let value = response.capturedValues[name] { return .success(.string(value)) }
             guard scope.value(name) != nil else { return .success(nil) }

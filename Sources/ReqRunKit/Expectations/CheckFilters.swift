@@ -90,6 +90,14 @@ enum CheckFilters {
             case .date: return wrong("JSON text, a list or an object")
             }
             return .success(path.select(in: root).map { .json($0.value) })
+        case .decode(let charset):
+            let bytes: [UInt8]
+            switch value {
+            case .bytes(let b): bytes = b
+            case .json(.string(let s)): bytes = Array(s.utf8)
+            default: return wrong("bytes or a string")
+            }
+            return CharsetDecoder.decode(bytes, charset: charset).map { .string($0) }.mapError { Failure($0.description) }
         case .toDate(let format):
             guard let text = string(value) else { return wrong("a string") }
             guard let date = StrptimeDate.parse(text, format: format) else {

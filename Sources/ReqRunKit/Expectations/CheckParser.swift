@@ -9,7 +9,7 @@ import Foundation
 ///     filter    = "count" | "first" | "last" | "nth" INTEGER | "toInt" | "toFloat" | "toString"
 ///               | "regex" STRING | "split" STRING | "replace" STRING STRING | "urlDecode" | "urlEncode"
 ///               | "base64Decode" | "base64Encode" | "jsonpath" STRING | "toDate" STRING
-///               | "daysBeforeNow" | "daysAfterNow"
+///               | "daysBeforeNow" | "daysAfterNow" | "decode" STRING
 ///     predicate = [ "not" ] ( ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "equals" | "notEquals"
 ///               | "contains" | "startsWith" | "endsWith" | "includes" ) VALUE | "matches" STRING
 ///               | "exists" | "isEmpty" | TYPE )
@@ -30,7 +30,7 @@ public enum CheckParser {
                            "jsonpath", "header", "cookie", "regex", "variable"] + timingNames.map { "timings.\($0)" }
     static let timingNames = ["namelookup", "connect", "appconnect", "pretransfer", "starttransfer", "total"]
     static let filters = ["count", "first", "last", "nth", "toInt", "toFloat", "toString", "regex", "split", "replace", "urlDecode",
-                          "urlEncode", "base64Decode", "base64Encode", "jsonpath", "toDate", "daysBeforeNow", "daysAfterNow"]
+                          "urlEncode", "base64Decode", "base64Encode", "jsonpath", "toDate", "daysBeforeNow", "daysAfterNow", "decode"]
     static let predicates = ["==", "!=", "<", "<=", ">", ">=", "equals", "notEquals", "contains", "startsWith", "endsWith", "includes",
                              "matches", "exists", "isEmpty"] + Check.Predicate.TypeTest.allCases.map(\.rawValue)
 
@@ -311,6 +311,7 @@ public enum CheckParser {
                 let at = i + 1
                 return .jsonpath(try path(try string("a JSONPath"), at: at))
             case "toDate": return .toDate(try string("a strptime format such as \"%Y-%m-%d\""))
+            case "decode": return .decode(try string("a charset name such as \"latin1\""))
             case "daysBeforeNow": return .daysBeforeNow
             case "daysAfterNow": return .daysAfterNow
             default:
