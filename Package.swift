@@ -21,7 +21,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
+        // libxml2 for the xpath check (XML and HTML bodies); imported by one file of ReqRunKit, XPathQuery.swift.
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto", "CXML2"]),
         .target(name: "ReqRunCLI", dependencies: ["ReqRunKit"]),
         .executableTarget(name: "reqrun", dependencies: ["ReqRunCLI"]),
         // Helpers shared by the test targets: local servers, temporary folders, running the built binary.

@@ -36,8 +36,10 @@ import TestSupport
             {"name": "anything", "url": "{{base}}/anything?n=12345678901234567890123&d=2020-02-01&e=a%2Bb",
              "expect": ["$.args.n toInt == 12345678901234567890123", "$.args.n toInt > 12345678901234567890122",
                         "$.args.d toDate '%Y-%m-%d' daysBeforeNow > 300", "$.args.e urlEncode == 'a%2Bb'", "$.url split '?' nth 0 endsWith '/anything'"]},
-            {"name": "xml", "url": "{{base}}/xml", "expect": ["header 'Content-Type' == 'application/xml'", "body regex 'title=\"([^\"]*)\"' == 'Sample Slide Show'"]},
-            {"name": "html", "url": "{{base}}/html", "expect": ["body startsWith '<!DOCTYPE html>'", "body regex '<h1>(.*)</h1>' contains 'Moby'"]},
+            {"name": "xml", "url": "{{base}}/xml", "expect": ["header 'Content-Type' == 'application/xml'", "xpath '//slide' count == 2",
+                        "xpath 'string(//slideshow/@title)' == 'Sample Slide Show'", "body regex 'title=\"([^\"]*)\"' == 'Sample Slide Show'"]},
+            {"name": "html", "url": "{{base}}/html", "expect": ["body startsWith '<!DOCTYPE html>'", "body regex '<h1>(.*)</h1>' contains 'Moby'",
+                        "xpath 'normalize-space(//h1)' == 'Herman Melville - Moby-Dick'"]},
             {"name": "latin1", "url": "{{base}}/response-headers?Content-Type=text/plain;%20charset=ISO-8859-1",
              "expect": ["body contains 'charset=ISO-8859-1'", "bytes decode 'latin1' contains 'charset'"]}
             """#)

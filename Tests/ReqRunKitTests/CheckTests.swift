@@ -204,3 +204,37 @@ import Testing
         #expect(try holds("$.s base64Decode decode 'windows-1252' == '€'", view(Array(#"{"s": "gA=="}"#.utf8), "application/json")).passed)
     }
 }
+
+/// XPath 1.0 by libxml2 on XML and HTML bodies, and on strings.
+@Suite struct XPathCheckTests {
+    private func holds(_ check: String, _ body: String, _ contentType: String) throws -> Bool {
+        let bytes = Array(body.utf8)
+        let view = ResponseView(status: 200, headers: [HeaderField(name: "Content-Type", value: contentType)], body: bytes, bodySize: bytes.count, totalMicroseconds: 0)
+        return CheckEvaluator.evaluate(try CheckParser.parse(check), view, scope: VariableScope(layers: [])).passed
+    }
+
+    static let xml = #"<?xml version="1.0"?><shop name="S"><book id="1"><t>A</t></book><book id="2"><t>B</t></book></shop>"#
+
+    @Test func resultsOfEachType() throws {
+        #expect(try holds("xpath '//book' count == 2", Self.xml, "application/xml"))
+        #expect(try holds("xpath '//book/t' includes 'B'", Self.xml, "application/xml"))
+        #expect(try holds("xpath 'string(/shop/@name)' == 'S'", Self.xml, "application/xml"))
+        #expect(try holds("xpath 'count(//book)' == 2", Self.xml, "application/xml"))
+        #expect(try holds("xpath 'sum(//book/@id) div 2' == 1.5", Self.xml, "application/xml"))
+        #expect(try holds("xpath 'boolean(//book[@id=2])' == true", Self.xml, "application/xml"))
+        #expect(try holds("xpath '//title' first == 'Hi'", "<!DOCTYPE html><html><head><title>Hi</title></head><body><p>unclosed</body></html>", "text/html; charset=utf-8"))
+        #expect(try holds("$.x xpath '//b' first == 'q'", #"{"x": "<a><b>q</b></a>"}"#, "application/json"))
+        #expect(try !holds("xpath '//a' count == 1", "<a>not closed", "application/xml"))
+    }
+
+    /// External entities are not loaded (no XML_PARSE_NOENT, no DTD loading, no network).
+    @Test func externalEntitiesAreNotRead() throws {
+        let body = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/hostname">]><r>&x;</r>"#
+        #expect(try holds("xpath 'string(/r)' == ''", body, "application/xml"))
+    }
+
+    @Test func badExpressionsAreSyntaxErrors() {
+        #expect(throws: CheckSyntaxError.self) { try CheckParser.parse("xpath '//a[' exists") }
+        #expect(throws: CheckSyntaxError.self) { try CheckParser.parse("body xpath '//a)' exists") }
+    }
+}

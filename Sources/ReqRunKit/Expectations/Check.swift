@@ -41,6 +41,9 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case jsonpath(JSONPath)
         /// The first group (or the whole match) of a regular expression on the body text.
         case regex(String)
+        /// XPath 1.0 (libxml2) on the XML or HTML body: a node set as a list of string values, a string,
+        /// a number or a boolean.
+        case xpath(String)
         /// A variable: one this request captured, or one of the run's scope.
         case variable(String)
         /// Total time in milliseconds.
@@ -68,6 +71,8 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case replace(String, String)
         case urlDecode, urlEncode, base64Decode, base64Encode
         case jsonpath(JSONPath)
+        /// XPath on a string holding XML (or HTML, when it starts with `<!DOCTYPE html` or `<html`).
+        case xpath(String)
         /// A `strptime(3)` format: `%Y-%m-%d`, `%d/%m/%Y %H:%M:%S %z`.
         case toDate(String)
         case daysBeforeNow, daysAfterNow
@@ -121,7 +126,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
     /// True when the subject reads the response's content.
     public var readsBody: Bool {
         switch subject {
-        case .body, .bytes, .md5, .jsonpath, .regex: return true
+        case .body, .bytes, .md5, .jsonpath, .regex, .xpath: return true
         default: return false
         }
     }
@@ -147,6 +152,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .md5: return "md5"
         case .jsonpath(let path): return CheckParser.isBarePath(path.text) ? path.text : "jsonpath \(Self.quoted(path.text))"
         case .regex(let pattern): return "regex \(Self.quoted(pattern))"
+        case .xpath(let expression): return "xpath \(Self.quoted(expression))"
         case .variable(let name): return "variable \(Self.quoted(name))"
         case .duration: return "duration"
         case .timing(let name): return "timings.\(name)"
@@ -171,6 +177,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .base64Decode: return "base64Decode"
         case .base64Encode: return "base64Encode"
         case .jsonpath(let path): return "jsonpath \(quoted(path.text))"
+        case .xpath(let expression): return "xpath \(quoted(expression))"
         case .toDate(let format): return "toDate \(quoted(format))"
         case .daysBeforeNow: return "daysBeforeNow"
         case .daysAfterNow: return "daysAfterNow"

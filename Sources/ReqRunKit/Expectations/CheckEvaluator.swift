@@ -102,6 +102,11 @@ public enum CheckEvaluator {
         case .regex(let pattern):
             if let failure = completeBody() { return .failure(failure) }
             return response.bodyText().map { text in CheckFilters.firstMatch(pattern, in: text).map { .string($0) } }.mapError { Failure($0.description) }
+        case .xpath(let expression):
+            if let failure = completeBody() { return .failure(failure) }
+            let type = response.headerValues("Content-Type").last ?? ""
+            return XPathQuery.evaluate(expression, on: response.body, html: type.lowercased().contains("html"),
+                                       encoding: CharsetDecoder.charset(ofContentType: type)).map { $0 }
         case .variable(let name):
             if let value = response.capturedValues[name] { return .success(.string(value)) }
             guard scope.value(name) != nil else { return .success(nil) }

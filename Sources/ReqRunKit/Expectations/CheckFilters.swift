@@ -90,6 +90,11 @@ enum CheckFilters {
             case .date: return wrong("JSON text, a list or an object")
             }
             return .success(path.select(in: root).map { .json($0.value) })
+        case .xpath(let expression):
+            guard let text = string(value) else { return wrong("a string holding XML or HTML") }
+            let head = text.drop(while: { $0.isWhitespace }).prefix(14).lowercased()
+            return XPathQuery.evaluate(expression, on: Array(text.utf8), html: head.hasPrefix("<!doctype html") || head.hasPrefix("<html"),
+                                       encoding: "UTF-8").map { $0 }
         case .decode(let charset):
             let bytes: [UInt8]
             switch value {

@@ -5,10 +5,10 @@ import Foundation
 ///     check     = subject *( filter ) [ predicate ]
 ///     subject   = "status" | "url" | "redirects" | "httpVersion" | "body" | "bytes" | "sha256" | "md5"
 ///               | "duration" | "bodySize" | "timings." NAME | PATH | "jsonpath" STRING | "header" STRING
-///               | "cookie" STRING | "regex" STRING | "variable" STRING
+///               | "cookie" STRING | "regex" STRING | "xpath" STRING | "variable" STRING
 ///     filter    = "count" | "first" | "last" | "nth" INTEGER | "toInt" | "toFloat" | "toString"
 ///               | "regex" STRING | "split" STRING | "replace" STRING STRING | "urlDecode" | "urlEncode"
-///               | "base64Decode" | "base64Encode" | "jsonpath" STRING | "toDate" STRING
+///               | "base64Decode" | "base64Encode" | "jsonpath" STRING | "xpath" STRING | "toDate" STRING
 ///               | "daysBeforeNow" | "daysAfterNow" | "decode" STRING
 ///     predicate = [ "not" ] ( ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "equals" | "notEquals"
 ///               | "contains" | "startsWith" | "endsWith" | "includes" ) VALUE | "matches" STRING
@@ -27,10 +27,10 @@ public enum CheckParser {
     }
 
     static let subjects = ["status", "url", "redirects", "httpVersion", "body", "bytes", "sha256", "md5", "duration", "bodySize",
-                           "jsonpath", "header", "cookie", "regex", "variable"] + timingNames.map { "timings.\($0)" }
+                           "jsonpath", "xpath", "header", "cookie", "regex", "variable"] + timingNames.map { "timings.\($0)" }
     static let timingNames = ["namelookup", "connect", "appconnect", "pretransfer", "starttransfer", "total"]
     static let filters = ["count", "first", "last", "nth", "toInt", "toFloat", "toString", "regex", "split", "replace", "urlDecode",
-                          "urlEncode", "base64Decode", "base64Encode", "jsonpath", "toDate", "daysBeforeNow", "daysAfterNow", "decode"]
+                          "urlEncode", "base64Decode", "base64Encode", "jsonpath", "xpath", "toDate", "daysBeforeNow", "daysAfterNow", "decode"]
     static let predicates = ["==", "!=", "<", "<=", ">", ">=", "equals", "notEquals", "contains", "startsWith", "endsWith", "includes",
                              "matches", "exists", "isEmpty"] + Check.Predicate.TypeTest.allCases.map(\.rawValue)
 
@@ -135,6 +135,14 @@ public enum CheckParser {
             } catch {
                 throw self.error("invalid JSONPath: \(error.reason)", at: offset + error.offset)
             }
+        }
+
+        mutating func xpath() throws(CheckSyntaxError) -> String {
+            skipBlank()
+            let start = i
+            let expression = try string("an XPath expression")
+            if let problem = XPathQuery.problem(expression) { throw error("\(problem) '\(expression)'", at: start) }
+            return expression
         }
 
         mutating func regex(_ what: String) throws(CheckSyntaxError) -> String {
@@ -251,6 +259,7 @@ public enum CheckParser {
             case "bodySize": return .bodySize
             case "header": return .header(try string("a header field name"))
             case "regex": return .regex(try regex("a regular expression"))
+            case "xpath": return .xpath(try xpath())
             case "variable": return .variable(try string("a variable name"))
             case "jsonpath":
                 skipBlank()
@@ -310,6 +319,7 @@ public enum CheckParser {
                 skipBlank()
                 let at = i + 1
                 return .jsonpath(try path(try string("a JSONPath"), at: at))
+            case "xpath": return .xpath(try xpath())
             case "toDate": return .toDate(try string("a strptime format such as \"%Y-%m-%d\""))
             case "decode": return .decode(try string("a charset name such as \"latin1\""))
             case "daysBeforeNow": return .daysBeforeNow
