@@ -83,4 +83,44 @@ import TestSupport
 
             """)
     }
+
+    /// `retry` and `--retry-until-pass`: the request is sent again until its checks pass; every failed
+    /// attempt is in the record; the request fails only when the last attempt does.
+    @Test func pollingUntilTheChecksPass() throws {
+        let key = UUID().uuidString
+        let hostile = try TestServers.hostile()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"name": "job", "url": "\(hostile)/ready-after/\(key)/3", "retry": {"count": 5, "interval": 50}, "expect": ["$.ready == true"]},
+              {"name": "never", "url": "\(hostile)/ready-after/\(key)-b/100", "expect": ["$.ready == true"]}
+            ]}]}
+            """)
+        let started = Date()
+        let run = try ReqRunBinary.run(["run", "--all", "--retry-until-pass", "2", "--retry-interval", "100"], in: dir.url)
+        #expect(run.status == 1)
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        let runs = dir.url.appendingPathComponent(".reqrun/runs")
+        let record = try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: runs.appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().last!)))
+        #expect(record.results[0].passed)
+        #expect(record.results[0].polls?.count == 2)
+        #expect(record.results[0].polls?.first?.failed == ["$.ready == true"])
+        #expect(record.results[0].polls?.first?.status == 200)
+        #expect(!record.results[1].passed)
+        #expect(record.results[1].polls?.count == 2)
+        #expect(record.results[1].expectations[0].actual == "false")
+        _ = try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "u", "retry": {"cout": 1}}]}]}"#)
+        let error = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(error.status == 2 && error.stderr.contains("unknown field 'cout' (did you mean 'count'?)"))
+    }
+
+    /// `--pause MS` waits before each request.
+    @Test func pauseWaitsBeforeEachRequest() throws {
+        let dir = try workspace(#"{"url": "{{base}}/get"}, {"url": "{{base}}/get"}"#)
+        let started = Date()
+        let run = try ReqRunBinary.run(["run", "--all", "--pause", "300"], in: dir.url)
+        #expect(run.status == 0)
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+    }
 }

@@ -34,6 +34,9 @@ enum RunCommand {
             .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
             .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
             .init(name: "--delay", valueName: "MS", help: "Start each request MS milliseconds after the one before it started (one at a time only)."),
+            .init(name: "--pause", valueName: "MS", help: "Wait MS milliseconds before sending each request."),
+            .init(name: "--retry-until-pass", valueName: "N", help: "Send a request up to N more times while an expectation or capture fails."),
+            .init(name: "--retry-interval", valueName: "MS", help: "With --retry-until-pass: wait MS milliseconds between attempts (default: 1000)."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
             .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
@@ -145,12 +148,17 @@ enum RunCommand {
                 : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
-        let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+        var configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: processEnvironment, options: options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
+        configuration.pauseMilliseconds = try count(arguments.value("--pause"), option: "--pause") ?? 0
+        if let times = try count(arguments.value("--retry-until-pass"), option: "--retry-until-pass") {
+            configuration.poll = PollPolicy(count: times, intervalMilliseconds: try count(arguments.value("--retry-interval"), option: "--retry-interval")
+                                            ?? PollPolicy.defaultIntervalMilliseconds)
+        }
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
         // record therefore leaves one record fewer than the limit.

@@ -101,6 +101,8 @@ private struct Job {
     /// `Set-Cookie` fields of the redirects followed.
     var redirectSetCookies: [String] = []
     var attempts = 1
+    /// Failed attempts of a polled request (`PollPolicy`), each sent again.
+    var polls: [PollAttempt] = []
     var startedAt: Date
     var needsBody: Bool
     var policy: RedirectPolicy
@@ -187,6 +189,15 @@ private struct Scheduler {
                 // Slept in short steps so Ctrl-C or SIGTERM stops the run during the pause too.
                 let until = lastStart.addingTimeInterval(Double(configuration.delayMilliseconds) / 1000)
                 while Date() < until, !Interruption.requested { Thread.sleep(forTimeInterval: min(0.05, until.timeIntervalSinceNow)) }
+                if Interruption.requested {
+                    notStarted.insert(position, at: index)
+                    continue
+                }
+            }
+            if configuration.pauseMilliseconds > 0 {
+                // --pause: a wait before every request, in short steps so Ctrl-C stops it.
+                let until = Date().addingTimeInterval(Double(configuration.pauseMilliseconds) / 1000)
+                while Date() < until, !Interruption.requested { Thread.sleep(forTimeInterval: min(0.05, max(0, until.timeIntervalSinceNow))) }
                 if Interruption.requested {
                     notStarted.insert(position, at: index)
                     continue
@@ -339,13 +350,24 @@ private struct Scheduler {
 
     /// Checks expectations, takes captures and stores the result of a request that is done.
     private mutating func finishAndComplete(_ done: Done) {
-        let result = finish(done.position, done.job, done.transfer, done.stopReason)
+        var result = finish(done.position, done.job, done.transfer, done.stopReason)
         // What libcurl added to the credentials as it sent them: cookies from the run's jar, the Basic field
         // of URL user information, a digest response.
         learnSecrets(CredentialSecrets.inHeaders(done.transfer.sentHeaders, names: done.job.current.credentialHeaderNames)
                      + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
                          spec.takesCookie ? capture.value : nil
                      })
+        let poll = references[done.position].request.poll ?? configuration.poll
+        if let poll, result.isFailure, done.job.polls.count < poll.count, !Interruption.requested {
+            // Sent again after the interval; this attempt goes into the record of the last one.
+            var job = done.job
+            job.polls.append(PollAttempt(result))
+            (job.attempts, job.hops, job.redirectSetCookies, job.current) = (1, [], [], job.prepared)
+            jobs[done.position] = job
+            retryAt[done.position] = ContinuousClock.now + .milliseconds(poll.intervalMilliseconds)
+            return
+        }
+        if !done.job.polls.isEmpty { result.polls = done.job.polls }
         complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets)
     }
 

@@ -79,6 +79,9 @@ public enum CollectionEncoder {
         if let auth = request.auth { members.append(("auth", encode(auth))) }
         if !request.expectations.isEmpty { members.append(("expect", .array(request.expectations.map { encode($0.expectation) }))) }
         if !request.captures.isEmpty { members.append(("capture", .array(request.captures.map(encode)))) }
+        if let poll = request.poll {
+            members.append(("retry", .object([("count", .number("\(poll.count)")), ("interval", .number("\(poll.intervalMilliseconds)"))])))
+        }
         if let timeout = request.timeoutMilliseconds {
             let seconds = timeout % 1000 == 0 ? "\(timeout / 1000)" : "\(Double(timeout) / 1000)"
             members.append(("timeout", .number(seconds)))

@@ -143,6 +143,9 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var redirects: [RedirectHop] = []
     /// How many times the request was sent (more than 1 after `--retry`).
     public var attempts: Int = 1
+    /// The earlier attempts of a request sent again until it passed (`retry`, `--retry-until-pass`); nil
+    /// when it was not sent again.
+    public var polls: [PollAttempt]?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

@@ -206,6 +206,12 @@ public struct SecretMasker: Sendable {
             c.error = c.error.map(mask)
             return c
         }
+        r.polls = r.polls?.map { p in
+            var p = p
+            p.error = p.error.map(mask)
+            p.failed = p.failed.map(mask)
+            return p
+        }
         return r
     }
 }
