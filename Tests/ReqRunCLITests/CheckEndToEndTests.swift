@@ -123,4 +123,21 @@ import TestSupport
         #expect(run.status == 0)
         #expect(Date().timeIntervalSince(started) >= 0.6)
     }
+
+    /// `certificate "…"`: the server's certificate from CURLINFO_CERTINFO (nginx over TLS with the test CA),
+    /// on a fresh connection and on a reused one.
+    @Test func certificateFields() throws {
+        let https = try TestServers.nginxHTTPS()
+        let checks = #"["certificate 'Subject' contains 'CN = localhost'", "certificate 'Issuer' isString", "certificate 'Serial-Number' exists", "certificate 'Expire-Date' daysAfterNow > 0", "certificate 'Start-Date' daysBeforeNow >= 0", "certificate 'Expire-Date' > '2000-01-01T00:00:00Z'"]"#
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"url": "\(https)/zstd", "expect": \(checks)},
+              {"url": "\(https)/zstd", "expect": \(checks)}
+            ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all", "--cacert", try TestServers.testCA()], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(throws: CheckSyntaxError.self) { try CheckParser.parse("certificate 'Subjet' exists") }
+    }
 }

@@ -35,6 +35,8 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// Let HTTPS transfers wait for an HTTP/2 connection to multiplex on (`CURLOPT_PIPEWAIT`); the runner
     /// sets it for `--parallel` above 1.
     public var multiplexWait: Bool = false
+    /// Collect the server certificate's fields (`CURLOPT_CERTINFO`), for `certificate` checks.
+    public var certificateInfo = false
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
                 userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,
@@ -81,4 +83,7 @@ public struct TransferResult: Sendable, Equatable {
     /// The transport failure, when the transfer did not complete.
     public var error: ResultError?
     public var timings: Timings
+    /// The server's (leaf) certificate as libcurl's `CURLINFO_CERTINFO` gives it (`Subject`, `Issuer`,
+    /// `Start date`, `Expire date`, `Serial Number`…), when asked for and a TLS handshake took place.
+    public var certificate: [String: String]?
 }

@@ -264,6 +264,7 @@ private struct Scheduler {
             if executor == nil {
                 var options = configuration.options
                 options.multiplexWait = configuration.parallel > 1
+                options.certificateInfo = references.contains(where: \.request.readsCertificate)
                 executor = HTTPExecutor(options: options)
                 usedLibcurl = true
             }
@@ -396,7 +397,7 @@ private struct Scheduler {
                                     bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
                                     redirectSetCookies: job.redirectSetCookies)
             (view.finalURL, view.redirects, view.httpVersion) = (job.current.url, job.hops, response.httpVersion)
-            (view.timings, view.bodySHA256) = (transfer.timings, response.bodySHA256)
+            (view.timings, view.bodySHA256, view.certificate) = (transfer.timings, response.bodySHA256, transfer.certificate)
             result.outcome = .response
             // Captures first, so that expectations can check what this request captured (as Hurl does).
             result.captures = request.captures.map { CaptureCheck.evaluate($0, view, scope: job.scope) }

@@ -53,6 +53,25 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case timing(String)
         /// The body's size in bytes, after content decoding.
         case bodySize
+        /// A field of the server's TLS certificate (`CURLINFO_CERTINFO`): `Subject`, `Issuer`, `Start-Date`,
+        /// `Expire-Date` (dates) or `Serial-Number`.
+        case certificate(CertificateField)
+    }
+
+    /// The certificate fields a check reads, by Hurl's names, and libcurl's names for them.
+    public enum CertificateField: String, Sendable, Equatable, CaseIterable {
+        case subject = "Subject", issuer = "Issuer", startDate = "Start-Date", expireDate = "Expire-Date", serialNumber = "Serial-Number"
+
+        /// The name in libcurl's `CURLINFO_CERTINFO` lines (`Start date:…`).
+        var curlName: String {
+            switch self {
+            case .subject: return "Subject"
+            case .issuer: return "Issuer"
+            case .startDate: return "Start date"
+            case .expireDate: return "Expire date"
+            case .serialNumber: return "Serial Number"
+            }
+        }
     }
 
     /// `Set-Cookie` attributes (RFC 6265 §5.2) by the names `cookie "name[Attr]"` takes (any case).
@@ -123,6 +142,12 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// True when the check reads the server's certificate.
+    public var readsCertificate: Bool {
+        if case .certificate = subject { return true }
+        return false
+    }
+
     /// True when the subject reads the response's content.
     public var readsBody: Bool {
         switch subject {
@@ -157,6 +182,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .duration: return "duration"
         case .timing(let name): return "timings.\(name)"
         case .bodySize: return "bodySize"
+        case .certificate(let field): return "certificate \(Self.quoted(field.rawValue))"
         }
     }
 
@@ -213,4 +239,12 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
     static func quoted(_ s: String) -> String { JSONNode(value: .string(s), location: .init(line: 0, column: 0)).compactText }
 
     static func literal(_ value: JSONNode.Value) -> String { JSONNode(value: value, location: .init(line: 0, column: 0)).compactText }
+}
+
+extension Request {
+    /// True when an expectation or capture reads the server's certificate (then libcurl collects it).
+    public var readsCertificate: Bool {
+        expectations.contains { if case .check(let c) = $0.expectation { c.readsCertificate } else { false } }
+            || captures.contains { if case .check(let c) = $0.source { c.readsCertificate } else { false } }
+    }
 }

@@ -122,6 +122,12 @@ public enum CheckEvaluator {
                        "starttransfer": t.starttransfer, "total": t.total]
             return .success(all[name].map { .milliseconds($0) })
         case .bodySize: return .success(.integer(response.bodySize))
+        case .certificate(let field):
+            guard let text = response.certificate?[field.curlName] else { return .success(nil) }
+            guard field == .startDate || field == .expireDate else { return .success(.string(text)) }
+            // OpenSSL's form: `Jan  1 00:00:00 2030 GMT`.
+            guard let date = StrptimeDate.parse(text, format: "%b %d %H:%M:%S %Y GMT") else { return .success(.string(text)) }
+            return .success(.date(date))
         }
     }
 }

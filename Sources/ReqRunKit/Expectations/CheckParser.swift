@@ -5,7 +5,7 @@ import Foundation
 ///     check     = subject *( filter ) [ predicate ]
 ///     subject   = "status" | "url" | "redirects" | "httpVersion" | "body" | "bytes" | "sha256" | "md5"
 ///               | "duration" | "bodySize" | "timings." NAME | PATH | "jsonpath" STRING | "header" STRING
-///               | "cookie" STRING | "regex" STRING | "xpath" STRING | "variable" STRING
+///               | "cookie" STRING | "regex" STRING | "xpath" STRING | "variable" STRING | "certificate" STRING
 ///     filter    = "count" | "first" | "last" | "nth" INTEGER | "toInt" | "toFloat" | "toString"
 ///               | "regex" STRING | "split" STRING | "replace" STRING STRING | "urlDecode" | "urlEncode"
 ///               | "base64Decode" | "base64Encode" | "jsonpath" STRING | "xpath" STRING | "toDate" STRING
@@ -27,7 +27,7 @@ public enum CheckParser {
     }
 
     static let subjects = ["status", "url", "redirects", "httpVersion", "body", "bytes", "sha256", "md5", "duration", "bodySize",
-                           "jsonpath", "xpath", "header", "cookie", "regex", "variable"] + timingNames.map { "timings.\($0)" }
+                           "jsonpath", "xpath", "header", "cookie", "regex", "variable", "certificate"] + timingNames.map { "timings.\($0)" }
     static let timingNames = ["namelookup", "connect", "appconnect", "pretransfer", "starttransfer", "total"]
     static let filters = ["count", "first", "last", "nth", "toInt", "toFloat", "toString", "regex", "split", "replace", "urlDecode",
                           "urlEncode", "base64Decode", "base64Encode", "jsonpath", "xpath", "toDate", "daysBeforeNow", "daysAfterNow", "decode"]
@@ -260,6 +260,15 @@ public enum CheckParser {
             case "header": return .header(try string("a header field name"))
             case "regex": return .regex(try regex("a regular expression"))
             case "xpath": return .xpath(try xpath())
+            case "certificate":
+                skipBlank()
+                let at = i
+                let name = try string("a certificate field (\(Check.CertificateField.allCases.map(\.rawValue).joined(separator: ", ")))")
+                let names = Check.CertificateField.allCases.map(\.rawValue)
+                guard let field = Check.CertificateField.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                    throw error(unknown("certificate field", name, among: names) + "; one of \(names.joined(separator: ", "))", at: at)
+                }
+                return .certificate(field)
             case "variable": return .variable(try string("a variable name"))
             case "jsonpath":
                 skipBlank()

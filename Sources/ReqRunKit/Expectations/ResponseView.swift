@@ -21,6 +21,8 @@ public struct ResponseView: Sendable {
     public var timings: Timings?
     /// SHA-256 of the whole content, lower-case hex, when the transfer computed it.
     public var bodySHA256: String?
+    /// The server certificate's fields (`CURLINFO_CERTINFO`), when collected.
+    public var certificate: [String: String]?
     /// Values this request's own captures took (they run before its expectations, as in Hurl).
     public var capturedValues: [String: String] = [:]
 
