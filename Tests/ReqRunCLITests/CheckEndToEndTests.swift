@@ -140,4 +140,25 @@ import TestSupport
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(throws: CheckSyntaxError.self) { try CheckParser.parse("certificate 'Subjet' exists") }
     }
+
+    /// Ctrl-C while a polled request waits: the request ends with its last attempt's result.
+    @Test func aSignalDuringAPollWaitKeepsTheLastAttempt() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"url": "\(try TestServers.hostile())/ready-after/\(UUID().uuidString)/100", "retry": {"count": 5, "interval": 8000}, "expect": ["$.ready == true"]}
+            ]}]}
+            """)
+        let started = Date()
+        let running = try ReqRunBinary.start(["run", "--all"], in: dir.url)
+        Thread.sleep(forTimeInterval: 1.0)
+        running.send(signal: SIGINT)
+        let output = running.finish()
+        #expect(output.status == 130)
+        #expect(Date().timeIntervalSince(started) < 4)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        #expect(record.results[0].outcome == .response)
+        #expect(record.results[0].expectations.map(\.actual) == ["false"])
+        #expect(record.results[0].polls == nil)
+    }
 }

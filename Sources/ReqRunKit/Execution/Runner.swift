@@ -103,6 +103,9 @@ private struct Job {
     var attempts = 1
     /// Failed attempts of a polled request (`PollPolicy`), each sent again.
     var polls: [PollAttempt] = []
+    /// The result of the last failed attempt of a polled request: what it ends with when the run is stopped
+    /// during the wait.
+    var lastAttempt: RequestResult?
     var startedAt: Date
     var needsBody: Bool
     var policy: RedirectPolicy
@@ -301,6 +304,11 @@ private struct Scheduler {
         for position in retryAt.keys where Interruption.requested {
             retryAt[position] = nil
             guard let job = jobs.removeValue(forKey: position) else { continue }
+            if var last = job.lastAttempt {
+                last.polls = job.polls.count > 1 ? Array(job.polls.dropLast()) : nil
+                complete(position, last, secrets: job.scope.secretValues() + job.prepared.secrets)
+                continue
+            }
             var result = baseResult(position, url: job.prepared.url, outcome: .transportError,
                                     error: ResultError(message: "\(Interruption.reason) while waiting to retry"))
             result.attempts = job.attempts - 1
@@ -363,6 +371,7 @@ private struct Scheduler {
             // Sent again after the interval; this attempt goes into the record of the last one.
             var job = done.job
             job.polls.append(PollAttempt(result))
+            job.lastAttempt = result
             (job.attempts, job.hops, job.redirectSetCookies, job.current) = (1, [], [], job.prepared)
             jobs[done.position] = job
             retryAt[done.position] = ContinuousClock.now + .milliseconds(poll.intervalMilliseconds)
