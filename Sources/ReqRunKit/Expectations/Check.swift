@@ -130,9 +130,16 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Strings the check resolves `{{name}}` in when it runs (the predicate's operand).
+    /// Strings the check resolves `{{name}}` in when it runs (the predicate's operand), and `{{name}}` for
+    /// a `variable` subject, so that `--parallel` waits for the request that captures it.
     public var templates: [String] {
-        guard let predicate else { return [] }
+        var own: [String] = []
+        if case .variable(let name) = subject { own.append("{{\(name)}}") }
+        guard let predicate else { return own }
+        return own + predicateTemplates(predicate)
+    }
+
+    private func predicateTemplates(_ predicate: Predicate) -> [String] {
         switch predicate.test {
         case .compare(_, let value), .contains(let value), .startsWith(let value), .endsWith(let value), .includes(let value):
             if case .string(let s) = value { return [s] }
