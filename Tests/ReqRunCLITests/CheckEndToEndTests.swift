@@ -110,6 +110,8 @@ import TestSupport
         #expect(!record.results[1].passed)
         #expect(record.results[1].polls?.count == 2)
         #expect(record.results[1].expectations[0].actual == "false")
+        // One at a time: the second request starts after the first has passed, not while it waits.
+        #expect(try #require(record.results[1].polls?.first?.startedAt) > (record.results[0].startedAt ?? ""))
         _ = try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "u", "retry": {"cout": 1}}]}]}"#)
         let error = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(error.status == 2 && error.stderr.contains("unknown field 'cout' (did you mean 'count'?)"))

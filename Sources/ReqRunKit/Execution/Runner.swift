@@ -119,6 +119,8 @@ private struct Scheduler {
     let dependencies: [Set<Int>]
     /// Whether any request captures a variable (then results are finished before the next request starts).
     let hasCaptures: Bool
+    /// Whether any request may be sent again until it passes (its result is only known after `finish`).
+    let hasPolls: Bool
     let runStart = Date()
     let pipeline: ResultPipeline
     /// Finished results, not yet masked, with the secret values to mask in them, until `report` moves them
@@ -151,6 +153,7 @@ private struct Scheduler {
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
         self.hasCaptures = references.contains { !$0.request.captures.isEmpty }
+        self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -293,10 +296,11 @@ private struct Scheduler {
         let done = finished.compactMap { advance($0.tag, $0.result) }
         // The requests that are done leave their slots now: start the next requests and send them before
         // finishing these (checks, results), so the server works on them meanwhile. Only in runs without
-        // captures: a capture, and a cookie or secret it brings, must exist before later requests start.
+        // captures: a capture, and a cookie or secret it brings, must exist before later requests start; nor
+        // with polling: a request sent again holds its slot until it passes or gives up.
         // --bail must see each failure before anything else starts; --delay paces from one finished request
         // to the next.
-        if !done.isEmpty, !hasCaptures, !configuration.bail, configuration.delayMilliseconds == 0 {
+        if !done.isEmpty, !hasCaptures, !hasPolls, !configuration.bail, configuration.delayMilliseconds == 0 {
             startReady()
             executor?.sendStarted()
         }
