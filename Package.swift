@@ -36,7 +36,13 @@ let package = Package(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto"]),
+        // libxml2 for the xpath check (XML and HTML bodies); imported by one file of ReqRunKit, XPathQuery.swift.
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto", "CXML2"]),
         // Pre-request and test scripts of Postman collections (postman-sandbox's API, chai from libjs-chai).
         .target(name: "PostmanSandbox", dependencies: ["ReqRunKit", "CJavaScriptCore"],
                 swiftSettings: [javaScriptCoreHeaders]),

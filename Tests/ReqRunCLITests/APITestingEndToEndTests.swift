@@ -163,10 +163,10 @@ import TestSupport
     @Test func badExpectationsAreInputErrors() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/x.json", "{\"name\": \"X\", \"groups\": [{\"name\": \"g\", \"requests\": [\n"
-                      + "  {\"url\": \"u\", \"expect\": [{\"json\": \"$.a..b\", \"exists\": true}]}]}]}")
+                      + "  {\"url\": \"u\", \"expect\": [{\"json\": \"$.a...b\", \"exists\": true}]}]}]}")
         let run = try reqrun(["run", "--all"], in: dir)
         #expect(run.status == 2)
-        #expect(run.stderr == "error: collections/x.json:2:36: groups[0].requests[0].expect[0].json: invalid JSONPath '$.a..b' at character 5: expected a key after '.'\n")
+        #expect(run.stderr == "error: collections/x.json:2:36: groups[0].requests[0].expect[0].json: invalid JSONPath '$.a...b' at character 6: expected a name, '*' or '[' after '..'\n")
         let unknownEnv = try reqrun(["env", "use", "prod"], in: dir)
         #expect(unknownEnv.status == 2 && unknownEnv.stderr == "error: environments/prod.json: no such environment\n")
     }

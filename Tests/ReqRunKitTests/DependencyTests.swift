@@ -14,6 +14,18 @@ import Testing
         Capture(variable: variable, source: cookie ? .cookie(variable) : .header("X-\(variable)"), fieldPath: "capture")
     }
 
+    /// A check reading a captured variable (`variable "token"`, or `{{token}}` in its operand) waits for it.
+    @Test func checksThatReadACaptureWaitForIt() throws {
+        let refs = references([
+            Request(url: "http://h/login", captures: [capture("token")]),
+            Request(url: "http://h/a", expectations: [ExpectationSpec(expectation: .check(try CheckParser.parse("variable 'token' exists")), fieldPath: "e", location: .init(line: 1, column: 1))]),
+            Request(url: "http://h/b", expectations: [ExpectationSpec(expectation: .check(try CheckParser.parse("$.t == '{{token}}'")), fieldPath: "e", location: .init(line: 1, column: 1))]),
+            Request(url: "http://h/c", captures: [Capture(variable: "x", source: .check(try CheckParser.parse("variable 'token'", capture: true)), fieldPath: "c")]),
+            Request(url: "http://h/d"),
+        ])
+        #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [0], [0], [0], []])
+    }
+
     @Test func capturesReachedThroughEnvironmentAndVarValuesAreWaitedFor() {
         let refs = references([
             Request(url: "http://h/login", captures: [capture("token")]),

@@ -63,7 +63,7 @@ import Testing
         let regex = try #require(throws: InputError.self) { try decode(#"[{"body": {"matches": "a(b"}}]"#) }
         #expect(regex.description == #"c.json:2:46: groups[0].requests[0].expect[0].body.matches: invalid regular expression 'a(b'"#)
         let path = try #require(throws: InputError.self) { try decode(#"[{"json": "$.a[", "exists": true}]"#) }
-        #expect(path.description == "c.json:2:34: groups[0].requests[0].expect[0].json: invalid JSONPath '$.a[' at character 5: expected an index or a quoted key after '['")
+        #expect(path.description == "c.json:2:34: groups[0].requests[0].expect[0].json: invalid JSONPath '$.a[' at character 5: expected a selector: a quoted name, '*', an index, a slice or '?'")
         let capture = try #require(throws: InputError.self) { try decode("[]", capture: #"[{"var": "x", "json": "x"}]"#) }
         #expect(capture.fieldPath == "groups[0].requests[0].capture[0].json")
     }

@@ -30,6 +30,9 @@ enum RunCommand {
             .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--delay", valueName: "MS", help: "Start each request MS milliseconds after the one before it started (one at a time only)."),
+            .init(name: "--pause", valueName: "MS", help: "Wait MS milliseconds before sending each request."),
+            .init(name: "--retry-until-pass", valueName: "N", help: "Send a request up to N more times while an expectation or capture fails."),
+            .init(name: "--retry-interval", valueName: "MS", help: "With --retry-until-pass: wait MS milliseconds between attempts (default: 1000)."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
         ] + TransferOptions.specs + [
@@ -125,12 +128,17 @@ enum RunCommand {
                 : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
-        let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+        var configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: processEnvironment, options: transfer.options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: transfer.redirects,
                                              retries: transfer.retries,
                                              delayMilliseconds: try TransferOptions.count(arguments.value("--delay"), option: "--delay", command.spec) ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
+        configuration.pauseMilliseconds = try TransferOptions.count(arguments.value("--pause"), option: "--pause", command.spec) ?? 0
+        if let times = try TransferOptions.count(arguments.value("--retry-until-pass"), option: "--retry-until-pass", command.spec) {
+            configuration.poll = PollPolicy(count: times, intervalMilliseconds: try TransferOptions.count(arguments.value("--retry-interval"), option: "--retry-interval", command.spec)
+                                            ?? PollPolicy.defaultIntervalMilliseconds)
+        }
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
         // record therefore leaves one record fewer than the limit.

@@ -161,6 +161,7 @@ final class CurlTransfer {
                                                  Int(cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)))
         }
         codes += options.applyTLSAndProxy(to: easy)
+        if options.certificateInfo { codes.append(reqrun_easy_setopt_long(easy, CURLOPT_CERTINFO, 1)) }
         // The cookie engine: "" enables it without reading a file; the jar is read once, by the first transfer.
         if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }
         let jar = options.cookieJarFile
@@ -361,8 +362,34 @@ final class CurlTransfer {
             headers: responseHeaders, bodySize: bodySize, wireSize: wireBytes, bodySHA256: Digest.hex(hasher.finish()),
             body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
-        return TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
-                              body: bodyPrefix, error: nil, timings: timings)
+        var result = TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
+                                    body: bodyPrefix, error: nil, timings: timings)
+        if options.certificateInfo { result.certificate = CertificateCache.remember(leafCertificate(), origin: Self.origin(request.url)) }
+        return result
+    }
+
+    /// `scheme://authority` of a URL, the key of connection reuse.
+    private static func origin(_ url: String) -> String {
+        guard let range = url.range(of: "://") else { return url }
+        return String(url[..<(url[range.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex)])
+    }
+
+    /// The first certificate of `CURLINFO_CERTINFO` (the server's own) as `name: value` fields, or nil.
+    private func leafCertificate() -> [String: String]? {
+        var pointer: UnsafeMutableRawPointer?
+        guard reqrun_easy_getinfo_pointer(easy, CURLINFO_CERTINFO, &pointer) == CURLE_OK,
+              let info = pointer?.assumingMemoryBound(to: curl_certinfo.self), info.pointee.num_of_certs > 0,
+              var item = info.pointee.certinfo?[0] else { return nil }
+        var fields: [String: String] = [:]
+        while true {
+            if let data = item.pointee.data {
+                let line = String(cString: data)
+                if let colon = line.firstIndex(of: ":") { fields[String(line[..<colon])] = String(line[line.index(after: colon)...]) }
+            }
+            guard let next = item.pointee.next else { break }
+            item = next
+        }
+        return fields
     }
 
     /// What went wrong, for the record: the reason a callback stopped the transfer, else libcurl's message.
@@ -441,4 +468,21 @@ private func curlDebug(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype
         transfer.sawIncomingData(size)
     }
     return 0
+}
+
+/// The last server certificate seen per origin: libcurl gives `CURLINFO_CERTINFO` only for a transfer that
+/// made the TLS handshake, so a transfer on a reused connection gets the one its connection was opened with.
+private enum CertificateCache {
+    nonisolated(unsafe) private static var byOrigin: [String: [String: String]] = [:]
+    private static let lock = NSLock()
+
+    static func remember(_ certificate: [String: String]?, origin: String) -> [String: String]? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let certificate, !certificate.isEmpty {
+            byOrigin[origin] = certificate
+            return certificate
+        }
+        return byOrigin[origin]
+    }
 }

@@ -38,6 +38,8 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// Where each response's whole decoded content goes as it arrives, besides the kept prefix (nil: nowhere).
     /// For one request at a time: every transfer of the executor feeds it.
     public var bodySink: ResponseBodySink?
+    /// Collect the server certificate's fields (`CURLOPT_CERTINFO`), for `certificate` checks.
+    public var certificateInfo = false
 
     public init(timeoutMilliseconds: Int = 30_000, connectTimeoutMilliseconds: Int = 10_000,
                 userAgent: String = "reqrun/\(reqrunVersion)", bodyLimit: Int = RunRecord.bodyLimit,
@@ -84,4 +86,7 @@ public struct TransferResult: Sendable, Equatable {
     /// The transport failure, when the transfer did not complete.
     public var error: ResultError?
     public var timings: Timings
+    /// The server's (leaf) certificate as libcurl's `CURLINFO_CERTINFO` gives it (`Subject`, `Issuer`,
+    /// `Start date`, `Expire date`, `Serial Number`…), when asked for and a TLS handshake took place.
+    public var certificate: [String: String]?
 }

@@ -19,6 +19,12 @@ public struct RunConfiguration: Sendable {
     public var retries: Int
     /// `--delay MS`: pause between requests, in milliseconds.
     public var delayMilliseconds: Int
+    /// `--retry-until-pass N --retry-interval MS`: send each request again while an expectation or capture
+    /// fails (a request's own `retry` wins).
+    public var poll: PollPolicy?
+    /// `--pause MS`: wait MS milliseconds before each request (Hurl's `--delay`), counted from when the wait
+    /// begins, unlike `--delay`, which counts from the previous request's start.
+    public var pauseMilliseconds = 0
     /// `--bail`: stop at the first request that fails; the rest are recorded as not run.
     public var bail: Bool
     /// `--parallel N`: how many requests may be in flight at once (1: one after another).

@@ -93,13 +93,13 @@ public enum Runner {
             if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
             // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
             let hasScripts = !reference.request.eventScripts.isEmpty
-            if hasScripts || reference.request.captures.contains(where: { if case .cookie = $0.source { true } else { false } }) {
+            if hasScripts || reference.request.captures.contains(where: \.takesCookie) {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)
             for capture in reference.request.capturesIncludingMessages {
                 capturedBy[capture.variable, default: []].append(position)
-                if case .cookie = capture.source { lastCookieCapture = position }
+                if capture.takesCookie { lastCookieCapture = position }
             }
             if hasScripts { lastCookieCapture = position }
         }
@@ -127,6 +127,11 @@ private struct Job {
     /// `Set-Cookie` fields of the redirects followed.
     var redirectSetCookies: [String] = []
     var attempts = 1
+    /// Failed attempts of a polled request (`PollPolicy`), each sent again.
+    var polls: [PollAttempt] = []
+    /// The result of the last failed attempt of a polled request: what it ends with when the run is stopped
+    /// during the wait.
+    var lastAttempt: RequestResult?
     var startedAt: Date
     var needsBody: Bool
     var policy: RedirectPolicy
@@ -143,6 +148,8 @@ private struct Scheduler {
     let dependencies: [Set<Int>]
     /// Whether any request captures a variable (then results are finished before the next request starts).
     let hasCaptures: Bool
+    /// Whether any request may be sent again until it passes (its result is only known after `finish`).
+    let hasPolls: Bool
     let runStart = Date()
     let pipeline: ResultPipeline
     /// Finished results, not yet masked, with the secret values to mask in them, until `report` moves them
@@ -181,6 +188,7 @@ private struct Scheduler {
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
         self.hasCaptures = references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
+        self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
@@ -222,6 +230,15 @@ private struct Scheduler {
                 // Slept in short steps so Ctrl-C or SIGTERM stops the run during the pause too.
                 let until = lastStart.addingTimeInterval(Double(configuration.delayMilliseconds) / 1000)
                 while Date() < until, !Interruption.requested { Thread.sleep(forTimeInterval: min(0.05, until.timeIntervalSinceNow)) }
+                if Interruption.requested {
+                    notStarted.insert(position, at: index)
+                    continue
+                }
+            }
+            if configuration.pauseMilliseconds > 0 {
+                // --pause: a wait before every request, in short steps so Ctrl-C stops it.
+                let until = Date().addingTimeInterval(Double(configuration.pauseMilliseconds) / 1000)
+                while Date() < until, !Interruption.requested { Thread.sleep(forTimeInterval: min(0.05, max(0, until.timeIntervalSinceNow))) }
                 if Interruption.requested {
                     notStarted.insert(position, at: index)
                     continue
@@ -301,6 +318,7 @@ private struct Scheduler {
             let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true
+                case .check(let check): return check.readsBody
                 default: return false
                 }
             }
@@ -309,6 +327,7 @@ private struct Scheduler {
             if executor == nil {
                 var options = configuration.options
                 options.multiplexWait = configuration.parallel > 1
+                options.certificateInfo = references.contains(where: \.request.readsCertificate)
                 executor = HTTPExecutor(options: options)
                 usedLibcurl = true
             }
@@ -339,10 +358,11 @@ private struct Scheduler {
         let done = finished.compactMap { advance($0.tag, $0.result) }
         // The requests that are done leave their slots now: start the next requests and send them before
         // finishing these (checks, results), so the server works on them meanwhile. Only in runs without
-        // captures: a capture, and a cookie or secret it brings, must exist before later requests start.
+        // captures: a capture, and a cookie or secret it brings, must exist before later requests start; nor
+        // with polling: a request sent again holds its slot until it passes or gives up.
         // --bail must see each failure before anything else starts; --delay paces from one finished request
         // to the next.
-        if !done.isEmpty, !hasCaptures, !configuration.bail, configuration.delayMilliseconds == 0 {
+        if !done.isEmpty, !hasCaptures, !hasPolls, !configuration.bail, configuration.delayMilliseconds == 0 {
             startReady()
             executor?.sendStarted()
         }
@@ -350,6 +370,11 @@ private struct Scheduler {
         for position in retryAt.keys where Interruption.requested {
             retryAt[position] = nil
             guard let job = jobs.removeValue(forKey: position) else { continue }
+            if var last = job.lastAttempt {
+                last.polls = job.polls.count > 1 ? Array(job.polls.dropLast()) : nil
+                complete(position, last, secrets: job.scope.secretValues() + job.prepared.secrets)
+                continue
+            }
             var result = baseResult(position, url: job.prepared.url, outcome: .transportError,
                                     error: ResultError(message: "\(Interruption.reason) while waiting to retry"))
             result.attempts = job.attempts - 1
@@ -413,13 +438,25 @@ private struct Scheduler {
 
     /// Checks expectations, takes captures and stores the result of a request that is done.
     private mutating func finishAndComplete(_ done: Done) {
-        let result = finish(done.position, done.job, done.transfer, done.stopReason)
+        var result = finish(done.position, done.job, done.transfer, done.stopReason)
         // What libcurl added to the credentials as it sent them: cookies from the run's jar, the Basic field
         // of URL user information, a digest response.
         learnSecrets(CredentialSecrets.inHeaders(done.transfer.sentHeaders, names: done.job.current.credentialHeaderNames)
                      + zip(result.captures, references[done.position].request.captures).compactMap { capture, spec in
-                         if case .cookie = spec.source { return capture.value } else { return nil }
+                         spec.takesCookie ? capture.value : nil
                      })
+        let poll = references[done.position].request.poll ?? configuration.poll
+        if let poll, result.isFailure, done.job.polls.count < poll.count, !Interruption.requested {
+            // Sent again after the interval; this attempt goes into the record of the last one.
+            var job = done.job
+            job.polls.append(PollAttempt(result))
+            job.lastAttempt = result
+            (job.attempts, job.hops, job.redirectSetCookies, job.current) = (1, [], [], job.prepared)
+            jobs[done.position] = job
+            retryAt[done.position] = ContinuousClock.now + .milliseconds(poll.intervalMilliseconds)
+            return
+        }
+        if !done.job.polls.isEmpty { result.polls = done.job.polls }
         complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets)
     }
 
@@ -445,21 +482,25 @@ private struct Scheduler {
         if let stopReason {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {
-            let view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
+            var view = ResponseView(status: response.status, headers: response.headers, body: transfer.body,
                                     bodySize: response.bodySize, totalMicroseconds: transfer.timings.total,
                                     redirectSetCookies: job.redirectSetCookies)
+            (view.finalURL, view.redirects, view.httpVersion) = (job.current.url, job.hops, response.httpVersion)
+            (view.timings, view.bodySHA256, view.certificate) = (transfer.timings, response.bodySHA256, transfer.certificate)
             result.outcome = .response
+            // Captures first, so that expectations can check what this request captured (as Hurl does).
+            result.captures = request.captures.map { CaptureCheck.evaluate($0, view, scope: job.scope) }
+            for (capture, spec) in zip(result.captures, request.captures) {
+                guard let value = capture.value else { continue }
+                captured.values[capture.variable] = value
+                view.capturedValues[capture.variable] = value
+                // A session cookie is a credential: mask it wherever it shows up later.
+                if spec.takesCookie { captured.secretNames.insert(capture.variable) }
+            }
             let runsScripts = scripting != nil && !request.eventScripts.isEmpty
             result.expectations = request.expectations.compactMap { spec in
                 // The script's own check runs instead of its translation.
                 runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
-            }
-            result.captures = request.captures.map { CaptureCheck.evaluate($0, view) }
-            for (capture, spec) in zip(result.captures, request.captures) {
-                guard let value = capture.value else { continue }
-                captured.values[capture.variable] = value
-                // A session cookie is a credential: mask it wherever it shows up later.
-                if case .cookie = spec.source { captured.secretNames.insert(capture.variable) }
             }
             let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
             if let scripting, !testScripts.isEmpty {

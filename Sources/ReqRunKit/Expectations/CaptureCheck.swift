@@ -17,8 +17,9 @@ public struct CaptureResult: Codable, Sendable, Equatable {
 
 /// Takes capture values from a response. Pure: no I/O.
 public enum CaptureCheck {
-    public static func evaluate(_ capture: Capture, _ response: ResponseView) -> CaptureResult {
-        switch value(capture.source, response) {
+    /// Takes `capture`'s value; `scope` is what a `variable` subject reads.
+    public static func evaluate(_ capture: Capture, _ response: ResponseView, scope: VariableScope = VariableScope(layers: [])) -> CaptureResult {
+        switch value(capture.source, response, scope: scope) {
         case .success(let value): return CaptureResult(variable: capture.variable, value: value, error: nil)
         case .failure(let miss): return CaptureResult(variable: capture.variable, value: nil, error: "capture '\(capture.variable)' found nothing: \(miss.reason)")
         }
@@ -31,7 +32,7 @@ public enum CaptureCheck {
         init(stringInterpolation: DefaultStringInterpolation) { reason = String(stringInterpolation: stringInterpolation) }
     }
 
-    private static func value(_ source: Capture.Source, _ response: ResponseView) -> Result<String, Miss> {
+    private static func value(_ source: Capture.Source, _ response: ResponseView, scope: VariableScope) -> Result<String, Miss> {
         switch source {
         case .json(let path):
             switch response.json() {
@@ -45,27 +46,21 @@ public enum CaptureCheck {
             guard let value = response.headerValues(name).first else { return .failure("no \(name) header field") }
             return .success(value)
         case .regex(let pattern):
-            let text = response.text
-            guard let regex = try? NSRegularExpression(pattern: pattern),
-                  let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
-                return .failure("/\(pattern)/ does not match the body")
-            }
-            let group = match.numberOfRanges > 1 ? 1 : 0
-            guard let range = Range(match.range(at: group), in: text) else { return .failure("/\(pattern)/ matched no text in group \(group)") }
-            return .success(String(text[range]))
+            guard let match = CheckFilters.firstMatch(pattern, in: response.text) else { return .failure("/\(pattern)/ does not match the body") }
+            return .success(match)
         case .cookie(let name):
-            // Set-Cookie: NAME=VALUE; attributes… (RFC 6265 §4.1.1); the last one for that name wins.
-            var found: String?
-            // Redirect responses set cookies too; a later one wins.
-            for field in response.redirectSetCookies + response.headerValues("Set-Cookie") {
-                let pair = field.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                if pair[..<equals].trimmingCharacters(in: .whitespaces) == name {
-                    found = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                }
+            // Set-Cookie: NAME=VALUE; attributes… (RFC 6265 §4.1.1); redirect responses set cookies too, and a
+            // later one wins.
+            guard let cookie = SetCookie.last(named: name, in: response.redirectSetCookies + response.headerValues("Set-Cookie")) else {
+                return .failure("no Set-Cookie field sets '\(name)'")
             }
-            guard let found else { return .failure("no Set-Cookie field sets '\(name)'") }
-            return .success(found)
+            return .success(cookie.value)
+        case .check(let check):
+            switch CheckEvaluator.value(check, response, scope: scope) {
+            case .failure(let failure): return .failure(Miss(stringLiteral: failure.description))
+            case .success(nil): return .failure("\(check) is absent")
+            case .success(let value?): return .success(value.text)
+            }
         }
     }
 }

@@ -13,6 +13,8 @@ public enum Expectation: Sendable, Equatable {
     case timeBelow(milliseconds: Int)
     /// `{"bodySize": BYTES}` or `{"bodySizeBelow": BYTES}`: size of the content as received.
     case bodySize(bytes: Int, below: Bool)
+    /// A string item: a check of the check grammar (`"$.items[*].id count == 3"`, see `Check`).
+    case check(Check)
 
     /// Checks on text. Strings may hold `{{name}}`, resolved when the check runs.
     public enum TextCheck: Sendable, Equatable {
@@ -67,6 +69,20 @@ public struct Capture: Sendable, Equatable {
         /// `{"var": NAME, "cookie": COOKIE}`: the value of that cookie in a `Set-Cookie` field (RFC 6265 §4.1)
         /// of the response or of a redirect before it. A captured cookie is a secret (masked in output).
         case cookie(String)
+        /// `{"var": NAME, "from": CHECK}`: a subject and filters of the check grammar (`"cookie 'id[Path]'"`,
+        /// `"body regex 'n=(\\d+)' toInt"`); the value as `CheckValue.text` gives it.
+        case check(Check)
+    }
+
+    /// True when the capture takes a cookie's value (a secret), in either form.
+    public var takesCookie: Bool {
+        switch source {
+        case .cookie: return true
+        case .check(let check):
+            if case .cookie(_, let attribute) = check.subject { return attribute == nil || attribute == .value }
+            return false
+        default: return false
+        }
     }
 
     public var variable: String

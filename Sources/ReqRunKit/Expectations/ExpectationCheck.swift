@@ -103,6 +103,10 @@ public enum ExpectationCheck {
             return result("time below \(milliseconds) ms", response.totalMicroseconds < milliseconds * 1000,
                           "< \(milliseconds) ms", String(format: "%.1f ms", actual))
 
+        case .check(let check):
+            let outcome = CheckEvaluator.evaluate(check, response, scope: scope)
+            return result(check.description, outcome.passed, outcome.expected, outcome.actual)
+
         case .bodySize(let bytes, let below):
             return result(below ? "body size below \(bytes) bytes" : "body size is \(bytes) bytes",
                           below ? response.bodySize < bytes : response.bodySize == bytes,

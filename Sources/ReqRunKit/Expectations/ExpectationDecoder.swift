@@ -6,6 +6,11 @@ enum ExpectationDecoder {
     static func expectations(_ reader: FieldReader) throws(InputError) -> [ExpectationSpec] {
         var result: [ExpectationSpec] = []
         for (node, path) in try reader.optionalArray("expect") {
+            if case .string(let text) = node.value {
+                let check = try check(text, node, file: reader.file, path: path, capture: false)
+                result.append(ExpectationSpec(expectation: .check(check), fieldPath: path, location: node.location))
+                continue
+            }
             let item = try FieldReader(file: reader.file, node: node, path: path)
             result.append(ExpectationSpec(expectation: try expectation(item), fieldPath: path, location: node.location))
         }
@@ -60,6 +65,20 @@ enum ExpectationDecoder {
             let key = present[0]
             try item.rejectUnknownKeys([key])
             return .bodySize(bytes: try nonNegativeInteger(item, .named(key)), below: key == "bodySizeBelow")
+        }
+    }
+
+    /// A check of the check grammar written in the string `node`; a syntax error points at its column
+    /// (counted from the opening quote, exact when no escape sequence comes before the problem).
+    static func check(_ text: String, _ node: JSONNode, file: String, path: String, capture: Bool) throws(InputError) -> Check {
+        do {
+            return try CheckParser.parse(text, capture: capture)
+        } catch {
+            let prefix = String(String.UnicodeScalarView(text.unicodeScalars.prefix(error.offset)))
+            let location = SourceLocation(line: node.location.line, column: node.location.column + 1 + prefix.utf8.count)
+            // The check and a caret under the problem, as compilers show a line.
+            let reason = error.reason + "\n    \(text)\n    \(String(repeating: " ", count: prefix.count))^"
+            throw InputError(file: file, location: location, fieldPath: path, reason: reason)
         }
     }
 
@@ -145,14 +164,17 @@ enum ExpectationDecoder {
         var result: [Capture] = []
         for (node, path) in try reader.optionalArray("capture") {
             let item = try FieldReader(file: reader.file, node: node, path: path)
-            try item.rejectUnknownKeys(["var", "json", "header", "regex", "cookie"])
+            try item.rejectUnknownKeys(["var", "json", "header", "regex", "cookie", "from"])
             let variable = try item.requiredString("var")
-            let sources = ["json", "header", "regex", "cookie"].filter { item.optional(.named($0)) != nil }
+            let sources = ["json", "header", "regex", "cookie", "from"].filter { item.optional(.named($0)) != nil }
             guard sources.count == 1 else {
-                throw item.error(node, path, "a capture needs exactly one of 'json', 'header', 'regex', 'cookie'")
+                throw item.error(node, path, "a capture needs exactly one of 'json', 'header', 'regex', 'cookie', 'from'")
             }
             let source: Capture.Source
             switch sources[0] {
+            case "from":
+                let text = try item.requiredString("from")
+                source = .check(try check(text, item.optional("from")!, file: item.file, path: item.childPath("from"), capture: true))
             case "json": source = .json(try jsonPath(item, key: "json"))
             case "header": source = .header(try item.requiredString("header"))
             case "regex": source = .regex(try regex(item, key: "regex"))

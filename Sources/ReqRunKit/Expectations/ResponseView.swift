@@ -11,6 +11,20 @@ public struct ResponseView: Sendable {
     public var totalMicroseconds: Int
     /// `Set-Cookie` fields of the redirect responses before this one, in order (cookie captures see them).
     public var redirectSetCookies: [String]
+    /// The final URL, after redirects (the `url` subject).
+    public var finalURL: String = ""
+    /// The redirect hops before this response, in order.
+    public var redirects: [RedirectHop] = []
+    /// `1.0`, `1.1`, `2` or `3` (the record's `httpVersion`).
+    public var httpVersion: String = ""
+    /// Phase times of the final transfer, when known.
+    public var timings: Timings?
+    /// SHA-256 of the whole content, lower-case hex, when the transfer computed it.
+    public var bodySHA256: String?
+    /// The server certificate's fields (`CURLINFO_CERTINFO`), when collected.
+    public var certificate: [String: String]?
+    /// Values this request's own captures took (they run before its expectations, as in Hurl).
+    public var capturedValues: [String: String] = [:]
 
     public init(status: Int, headers: [HeaderField], body: [UInt8], bodySize: Int, totalMicroseconds: Int,
                 redirectSetCookies: [String] = []) {
@@ -25,8 +39,17 @@ public struct ResponseView: Sendable {
     /// True when `body` holds the whole content.
     public var bodyIsComplete: Bool { body.count == bodySize }
 
-    /// The body as text (invalid UTF-8 sequences become U+FFFD).
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as text: decoded from the charset its `Content-Type` names (iconv), else as UTF-8 (invalid
+    /// sequences become U+FFFD); with an unknown charset or bytes invalid in it, as UTF-8 too.
+    public var text: String { (try? bodyText().get()) ?? String(decoding: body, as: UTF8.self) }
+
+    /// The body as text in the charset its `Content-Type` names (UTF-8 without one; invalid UTF-8
+    /// sequences become U+FFFD), or why it cannot be read: an unknown charset, bytes invalid in it.
+    func bodyText() -> Result<String, CharsetDecoder.Problem> {
+        guard let type = headerValues("Content-Type").last, let charset = CharsetDecoder.charset(ofContentType: type),
+              !CharsetDecoder.isUTF8(charset) else { return .success(String(decoding: body, as: UTF8.self)) }
+        return CharsetDecoder.decode(body, charset: charset)
+    }
 
     /// Values of every field named `name` (any case, RFC 9110 §5.1), in order.
     public func headerValues(_ name: String) -> [String] {

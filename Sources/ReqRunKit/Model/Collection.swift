@@ -147,6 +147,8 @@ public struct Request: Sendable, Equatable {
     /// This request's redirect policy (`followRedirects`, `maxRedirects`), over `--no-follow`/`--max-redirs`.
     public var followRedirects: Bool?
     public var maxRedirects: Int?
+    /// `retry`: sent again until its expectations and captures pass (see `PollPolicy`), over `--retry-until-pass`.
+    public var poll: PollPolicy?
     /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).
     public var auth: Auth?
     /// What the response must satisfy (`expect`); none means a response is enough.

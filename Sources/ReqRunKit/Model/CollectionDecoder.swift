@@ -150,7 +150,7 @@ public enum CollectionDecoder {
     /// The fields a request may have (one array for the whole run rather than a literal per request).
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
                                       "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects",
-                                      "messages"]
+                                      "messages", "retry"]
 
     private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
@@ -161,12 +161,14 @@ public enum CollectionDecoder {
             throw reader.error(reader.optional("method")!, reader.childPath("method"),
                                "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
         }
-        return Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
+        var request = Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
                        url: url, headers: try decodeHeaders(reader), query: try decodeParameters(reader, "query"),
                        body: try BodyDecoder.decode(reader, base: base), auth: try AuthDecoder.decode(reader),
                        expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader),
                        timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
                        maxRedirects: try decodeCount(reader, "maxRedirects"), messages: try WebSocketStepDecoder.decode(reader, base: base))
+        request.poll = try decodePoll(reader)
+        return request
     }
 
     /// Headers are an array of `{"name": …, "value": …}` (order kept, names may repeat) or, for short

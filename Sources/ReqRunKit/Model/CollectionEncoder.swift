@@ -79,6 +79,9 @@ public enum CollectionEncoder {
         if let auth = request.auth { members.append(("auth", encode(auth))) }
         if !request.expectations.isEmpty { members.append(("expect", .array(request.expectations.map { encode($0.expectation) }))) }
         if !request.captures.isEmpty { members.append(("capture", .array(request.captures.map(encode)))) }
+        if let poll = request.poll {
+            members.append(("retry", .object([("count", .number("\(poll.count)")), ("interval", .number("\(poll.intervalMilliseconds)"))])))
+        }
         if let timeout = request.timeoutMilliseconds {
             let seconds = timeout % 1000 == 0 ? "\(timeout / 1000)" : "\(Double(timeout) / 1000)"
             members.append(("timeout", .number(seconds)))
@@ -159,6 +162,7 @@ public enum CollectionEncoder {
             return .object([("json", .string(path.text)), operation])
         case .timeBelow(let milliseconds): return .object([("timeBelow", .number("\(milliseconds)"))])
         case .bodySize(let bytes, let below): return .object([(below ? "bodySizeBelow" : "bodySize", .number("\(bytes)"))])
+        case .check(let check): return .string(check.description)
         }
     }
 
@@ -169,6 +173,7 @@ public enum CollectionEncoder {
         case .header(let name): source = ("header", .string(name))
         case .regex(let pattern): source = ("regex", .string(pattern))
         case .cookie(let name): source = ("cookie", .string(name))
+        case .check(let check): source = ("from", .string(check.description))
         }
         return .object([("var", .string(capture.variable)), source])
     }

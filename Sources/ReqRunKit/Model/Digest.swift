@@ -8,11 +8,15 @@ public enum Digest {
     /// SHA-256 (FIPS 180-4) of `bytes`: 32 bytes.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, fetchedSHA256) }
 
+    /// MD5 (RFC 1321) of `bytes`: 16 bytes. Only for the `md5` check subject (Hurl's), never for security.
+    public static func md5(_ bytes: [UInt8]) -> [UInt8] { oneShot(bytes, fetchedMD5) }
+
     // The algorithms fetched from OpenSSL's default provider once: with `EVP_sha1()` and `EVP_sha256()`
     // every digest fetches again (OpenSSL 3's "implicit fetch", thousands of instructions each; a workspace
     // derives an id per group). The first fetch also sets OpenSSL up (about 5 M instructions).
     nonisolated(unsafe) static let fetchedSHA1 = EVP_MD_fetch(nil, "SHA1", nil)
     nonisolated(unsafe) static let fetchedSHA256 = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) static let fetchedMD5 = EVP_MD_fetch(nil, "MD5", nil)
 
     /// Sets OpenSSL's digests up now (see `HTTPExecutor.prepareInBackground`).
     static func warmUp() { _ = (fetchedSHA1, fetchedSHA256) }

@@ -154,6 +154,9 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var console: [String]?
     /// A WebSocket request's messages (the handshake is `request` and `response`); nil for HTTP requests.
     public var webSocket: WebSocketRecord?
+    /// The earlier attempts of a request sent again until it passed (`retry`, `--retry-until-pass`); nil
+    /// when it was not sent again.
+    public var polls: [PollAttempt]?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

@@ -88,6 +88,15 @@ extension RequestResult {
             w.field("name", name)
             w.field("outcome", outcome.rawValue)
             w.field("passed", passed)
+            if let polls {
+                w.field("polls", polls) { w, p in
+                    w.object { w in
+                        w.field("error", p.error)
+                        w.field("failed", p.failed) { w, text in w.string(text) }
+                        w.field("startedAt", p.startedAt); w.field("status", p.status); w.field("total", p.total)
+                    }
+                }
+            }
             w.field("redirects", redirects) { w, h in
                 w.object { w in
                     w.field("location", h.location); w.field("method", h.method); w.field("status", h.status)

@@ -214,6 +214,12 @@ public struct SecretMasker: Sendable {
             return c
         }
         r.console = r.console?.map(mask)
+        r.polls = r.polls?.map { p in
+            var p = p
+            p.error = p.error.map(mask)
+            p.failed = p.failed.map(mask)
+            return p
+        }
         return r
     }
 }

@@ -19,6 +19,9 @@ extension RequestReference {
         case .graphQL(let q, let v, let o)?: texts += [q, v ?? "", o ?? ""]
         case .file?, nil: break
         }
+        for capture in request.captures {
+            if case .check(let check) = capture.source { texts += check.templates }
+        }
         for spec in request.expectations {
             switch spec.expectation {
             case .header(_, let check), .body(let check):
@@ -27,6 +30,7 @@ extension RequestReference {
                 case .exists: break
                 }
             case .json(_, .equals(let node)): texts.append(node.compactText)
+            case .check(let check): texts += check.templates
             default: break
             }
         }
