@@ -253,12 +253,23 @@ public final class Sidebar {
 
     // MARK: - Sending
 
+    /// What a send of `reference` uses, as `reqrun send`: the UI's configuration, with the values earlier runs
+    /// captured for the variables nothing else defines (`EarlierCaptures`), and those values.
+    func sendConfiguration(for reference: RequestReference) -> (RunConfiguration, carried: [CapturedValue]) {
+        var configuration = context.configuration
+        let carried = EarlierCaptures.carry(into: &configuration, for: [reference],
+                                            from: CaptureStore(directory: context.workspace.stateDirectory))
+        return (configuration, carried)
+    }
+
     private func send(_ reference: RequestReference) {
-        guard worker.send(reference, configuration: context.configuration, workspace: context.workspace, historyLimit: context.historyLimit,
+        let (configuration, carried) = sendConfiguration(for: reference)
+        guard worker.send(reference, configuration: configuration, workspace: context.workspace, historyLimit: context.historyLimit,
                           scripting: context.scripting) else {
             message = "a send is in flight: Esc cancels it"
             return
         }
+        message = carried.map(\.origin).joined(separator: "; ")
         detail = .sending("\(reference.request.method) \(reference.request.name)")
         detailScroll = 0
     }

@@ -114,6 +114,31 @@ import TestSupport
         try terminal.press("q")
     }
 
+    @Test func enterUsesTheValuesAnEarlierSendCaptured() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try workspace(#"""
+            {"name": "S", "groups": [{"name": "Login flow", "requests": [
+              {"name": "login", "method": "POST", "url": "\#(httpbin)/anything/login", "body": {"token": "tok-42"},
+               "capture": [{"var": "token", "json": "$.json.token"}]},
+              {"name": "me", "url": "\#(httpbin)/bearer", "auth": {"type": "bearer", "token": "{{token}}"}}]}]}
+            """#)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("▸ Login flow")
+        try terminal.press("Down", "Right", "Right", "Enter")
+        try terminal.waitFor("200 OK")
+        // The preview of `me` resolves {{token}} from that send's capture, as `run --dry-run` does, and says so.
+        try terminal.press("Down")
+        let preview = try terminal.waitFor("token from run")
+        #expect(!preview.contains("undefined variable"), "\(preview)")
+        // Enter sends it with the token, as `reqrun send me` would (the token, a credential, shows masked).
+        try terminal.press("Enter")
+        let response = try terminal.waitFor("\"authenticated\": true")
+        #expect(response.contains("200 OK"), "\(response)")
+        #expect(!response.contains("tok-42"), "\(response)")
+        try terminal.press("q")
+    }
+
     @Test func escCancelsASendInFlight() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try workspace(#"{"name": "S", "groups": [{"name": "slow", "requests": [{"name": "delayed", "url": "\#(httpbin)/delay/10"}]}]}"#)
