@@ -195,6 +195,7 @@ import TestSupport
         let terminal = try TmuxTerminal(in: dir.url)
         try terminal.run("echo BEFORE-UI; sh -c 'echo $$ > pid; exec \(reqrun) ui'; echo EXIT=$?")
         try terminal.waitFor("▸ httpbin.org")
+        #expect(try terminal.paneState("keypad_cursor_flag") == "1")  // ncurses' keypad mode (smkx) is on
         if how == "C-c" {
             try terminal.press("C-c")
         } else {
@@ -204,6 +205,10 @@ import TestSupport
         let after = try terminal.waitFor("EXIT=\(status)")
         #expect(after.contains("BEFORE-UI"), "\(after)")
         #expect(!after.contains("▸ httpbin.org"), "\(after)")
+        // The keypad is back in normal mode (rmkx): arrows send ESC [ A again, not ESC O A, to the shell.
+        #expect(try terminal.paneState("keypad_cursor_flag") == "0")
+        #expect(try terminal.paneState("keypad_flag") == "0")
+        #expect(try terminal.paneState("cursor_flag") == "1")
         // The terminal's modes are back too: what is typed shows (echo) and a line runs on Enter.
         try terminal.run("echo TYPED-\("BACK")")
         try terminal.waitFor("TYPED-BACK")
