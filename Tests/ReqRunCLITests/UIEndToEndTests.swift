@@ -155,6 +155,28 @@ import TestSupport
         try terminal.waitFor("EXIT=0")
     }
 
+    @Test func altKeysAndUnknownSequencesAreNotEscFollowedByAKey() throws {
+        let dir = try workspace()
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        try terminal.waitFor("▸ httpbin.org")
+        try terminal.press("/")
+        try terminal.type("post")
+        try terminal.press("Enter")
+        try terminal.waitFor("filter: post")
+        // Alt+q arrives as ESC q, Ctrl+↑ (unknown to tmux's terminal description) as ESC [ 1 ; 5 A: neither
+        // clears the filter (Esc) nor quits (q).
+        try terminal.press("M-q", "C-Up", "?")
+        let screen = try terminal.waitFor("the keys") { $0.contains("the equivalent curl command") }
+        #expect(screen.contains("filter: post"), "\(screen)")
+        #expect(!screen.contains("EXIT="), "\(screen)")
+        // Esc alone still clears it.
+        try terminal.press("Escape")
+        try terminal.waitFor("▸ echo.websocket.org")
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+    }
+
     @Test func aLargeWorkspaceOpensAndScrollsToTheEnd() throws {
         // 200 groups of 100 requests, every group expanded: 20,201 rows, of which only a screenful is drawn.
         let groups = (0..<200).map { g in
