@@ -302,11 +302,9 @@ public final class Sidebar {
                     detail = .running(results, total: total)
                 }
             case .finished(let record, _):
-                if case .running(_, let total) = detail {
+                if case .running = detail {
                     var lines = record.results.map(DetailLines.resultLine)
-                    let s = record.summary
-                    lines.insert(StyledLine("\(total) requests: \(s.passed) passed, \(s.failed) failed, \(s.errors) errors, \(s.skipped) skipped"
-                                            + (s.notRun > 0 ? ", \(s.notRun) not run" : ""), .bold), at: 0)
+                    lines.insert(StyledLine(record.summary.text, .bold), at: 0)
                     lines.append(StyledLine(""))
                     lines.append(StyledLine("recorded as run \(record.id)", .dim))
                     show(lines)

@@ -139,6 +139,18 @@ import TestSupport
         try terminal.press("q")
     }
 
+    @Test func rSummarisesTheRunAsRunDoes() throws {
+        let dir = try workspace(#"{"name": "S", "groups": [{"name": "down", "requests": [{"name": "refused", "url": "http://127.0.0.1:9/"}]}]}"#)
+        #expect(try ReqRunBinary.run(["expand", "down"], in: dir.url).status == 0)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("GET refused")
+        try terminal.press("r")
+        // The summary line of `reqrun run`, singular where it is one.
+        try terminal.waitFor("1 request: 0 passed, 0 failed, 1 error, 0 skipped")
+        try terminal.press("q")
+    }
+
     @Test func escCancelsASendInFlight() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try workspace(#"{"name": "S", "groups": [{"name": "slow", "requests": [{"name": "delayed", "url": "\#(httpbin)/delay/10"}]}]}"#)
