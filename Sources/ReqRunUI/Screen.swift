@@ -51,12 +51,25 @@ final class Screen {
         }
     }
 
-    /// Gives the terminal back: the screen as it was before `start`, cursor shown, modes restored.
+    /// Gives the terminal back: the screen as it was before `start`, cursor shown, modes restored. A terminal
+    /// without an alternate screen (no `rmcup`: TERM=linux, the Linux console) cannot show the earlier screen
+    /// again: it is cleared, so the UI's frame does not stay under the shell's next lines.
     func stop() {
         guard isActive else { return }
         isActive = false
+        if !Self.hasCapability("rmcup") {
+            CNcurses.clear()
+            CNcurses.refresh()
+        }
         curs_set(1)
         endwin()
+    }
+
+    /// Whether the terminal's description has the string capability `name` (`tigetstr`: nil when absent,
+    /// -1 when `name` is not a string capability).
+    static func hasCapability(_ name: String) -> Bool {
+        guard let pointer = tigetstr(name) else { return false }
+        return Int(bitPattern: pointer) > 0 && pointer.pointee != 0
     }
 
     func erase() { CNcurses.erase() }

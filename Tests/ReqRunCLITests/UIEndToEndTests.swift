@@ -264,6 +264,19 @@ import TestSupport
         try terminal.press("q")
     }
 
+    @Test func aTerminalWithoutAnAlternateScreenIsLeftClear() throws {
+        // TERM=linux (the Linux console: eight colours, no smcup/rmcup) cannot give the earlier screen back;
+        // the UI's frame must not stay under the shell's prompt either.
+        let dir = try workspace()
+        let terminal = try TmuxTerminal(in: dir.url, environment: ["TERM": "linux"])
+        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        try terminal.waitFor("▸ httpbin.org")
+        try terminal.press("q")
+        let after = try terminal.waitFor("EXIT=0")
+        #expect(!after.contains("▸ httpbin.org"), "\(after)")
+        #expect(!after.contains("open/close"), "\(after)")
+    }
+
     /// The foreground colours (SGR 30–37, 90–97) that `capture-pane -e` shows on a screen.
     static func colours(in screen: String) -> Set<Int> {
         var found = Set<Int>()
