@@ -16,12 +16,14 @@ struct StyledLine {
 /// through `escapingTerminalControls`).
 enum DetailLines {
     /// The selected request as it would be sent: method and URL with variables resolved, header fields,
-    /// content, auth kind (`DryRunEntry.plan`, secrets masked), then its expectations.
-    static func request(_ reference: RequestReference, _ configuration: RunConfiguration) -> [StyledLine] {
+    /// content, auth kind (`DryRunEntry.plan`, secrets masked), then its expectations. `carried`: the values
+    /// earlier runs captured that `configuration` holds (`EarlierCaptures.carry`), each said where it is from.
+    static func request(_ reference: RequestReference, _ configuration: RunConfiguration, carried: [CapturedValue] = []) -> [StyledLine] {
         let entry = DryRunEntry.plan([reference], configuration: configuration)[0]
         var lines = [StyledLine("\(entry.method) \(entry.url)".escapingTerminalControls(), .bold),
                      StyledLine(([reference.collectionName] + reference.groupPath + [reference.request.name])
                         .map { $0.escapingTerminalControls() }.joined(separator: " › "), .dim)]
+        lines += carried.map { StyledLine($0.origin.escapingTerminalControls(), .dim) }
         if let error = entry.error {
             lines.append(StyledLine((entry.skipped == true ? "not sent: " : "cannot be sent: ") + error.escapingTerminalControls(),
                                     entry.skipped == true ? .dim : .red))

@@ -51,12 +51,25 @@ final class Screen {
         }
     }
 
-    /// Gives the terminal back: the screen as it was before `start`, cursor shown, modes restored.
+    /// Gives the terminal back: the screen as it was before `start`, cursor shown, modes restored. A terminal
+    /// without an alternate screen (no `rmcup`: TERM=linux, the Linux console) cannot show the earlier screen
+    /// again: it is cleared, so the UI's frame does not stay under the shell's next lines.
     func stop() {
         guard isActive else { return }
         isActive = false
+        if !Self.hasCapability("rmcup") {
+            CNcurses.clear()
+            CNcurses.refresh()
+        }
         curs_set(1)
         endwin()
+    }
+
+    /// Whether the terminal's description has the string capability `name` (`tigetstr`: nil when absent,
+    /// -1 when `name` is not a string capability).
+    static func hasCapability(_ name: String) -> Bool {
+        guard let pointer = tigetstr(name) else { return false }
+        return Int(bitPattern: pointer) > 0 && pointer.pointee != 0
     }
 
     func erase() { CNcurses.erase() }
@@ -110,10 +123,33 @@ final class Screen {
         guard status == OK, let scalar = Unicode.Scalar(value) else { return nil }
         switch value {
         case 0x0D, 0x0A: return .enter
-        case 0x1B: return .escape
+        case 0x1B: return escapeOrSequence()
         case 0x09: return .tab
         case 0x7F, 0x08: return .backspace
         default: return scalar.properties.generalCategory == .control ? .other : .character(Character(scalar))
         }
+    }
+
+    /// After an ESC that ncurses could not match to a key (it waited `set_escdelay`'s 25 ms for the rest):
+    /// `.escape` when nothing follows at once, as a person presses Esc. Otherwise it was sent with more: Alt+key
+    /// (ESC then the key, xterm's `metaSendsEscape`) or a sequence the terminal's description lacks (Ctrl+↑ as
+    /// ESC [ 1 ; 5 A, ECMA-48 §5.4: parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, a final byte
+    /// 0x40–0x7E; SS3 ESC O and one byte). Those are read to their end and are `.other`, so that Alt+q does not
+    /// quit and neither clears the filter or cancels a send as Esc.
+    private func escapeOrSequence() -> Key {
+        timeout(0)
+        var value: UInt32 = 0
+        guard reqrun_read_key(&value) == OK else { return .escape }
+        switch value {
+        case 0x1B:
+            _ = unget_wch(wchar_t(value))  // Esc twice: the second one counts on its own
+            return .escape
+        case 0x5B:  // CSI: to its final byte
+            while reqrun_read_key(&value) == OK, !(0x40...0x7E).contains(value) {}
+        case 0x4F:  // SS3: one more byte
+            _ = reqrun_read_key(&value)
+        default: break
+        }
+        return .other
     }
 }

@@ -3,8 +3,9 @@ internal import CNcurses
 
 /// Puts the terminal back when the process dies without `Screen.stop`: a crash (SIGSEGV, SIGBUS, SIGILL,
 /// SIGTRAP — what a Swift runtime trap raises —, SIGABRT, SIGFPE). The handler does only what is
-/// async-signal-safe (POSIX.1-2017 §2.4.3): `write(2)` of bytes worked out beforehand — leave the alternate
-/// screen (`rmcup`), show the cursor (`cnorm`), plain attributes (`sgr0`) — and `tcsetattr(3)` with the
+/// async-signal-safe (POSIX.1-2017 §2.4.3): `write(2)` of bytes worked out beforehand — the keypad back in
+/// normal mode (`rmkx`, undoing `keypad`'s `smkx`, as `endwin` does: else the shell gets `ESC O A` for ↑),
+/// leave the alternate screen (`rmcup`), show the cursor (`cnorm`), plain attributes (`sgr0`) — and `tcsetattr(3)` with the
 /// modes saved before ncurses changed them; then the signal is raised again with its default action, so
 /// the process still dies of it (and dumps core if it would have).
 enum ScreenRestore {
@@ -25,7 +26,7 @@ enum ScreenRestore {
     /// crash handlers.
     static func prepare() {
         var sequence: [UInt8] = []
-        for capability in ["rmcup", "cnorm", "sgr0"] {
+        for capability in ["rmkx", "rmcup", "cnorm", "sgr0"] {
             guard let pointer = tigetstr(capability), Int(bitPattern: pointer) > 0 else { continue }  // -1: not a string capability
             sequence += Array(String(cString: pointer).utf8)
         }

@@ -253,12 +253,23 @@ public final class Sidebar {
 
     // MARK: - Sending
 
+    /// What a send of `reference` uses, as `reqrun send`: the UI's configuration, with the values earlier runs
+    /// captured for the variables nothing else defines (`EarlierCaptures`), and those values.
+    func sendConfiguration(for reference: RequestReference) -> (RunConfiguration, carried: [CapturedValue]) {
+        var configuration = context.configuration
+        let carried = EarlierCaptures.carry(into: &configuration, for: [reference],
+                                            from: CaptureStore(directory: context.workspace.stateDirectory))
+        return (configuration, carried)
+    }
+
     private func send(_ reference: RequestReference) {
-        guard worker.send(reference, configuration: context.configuration, workspace: context.workspace, historyLimit: context.historyLimit,
+        let (configuration, carried) = sendConfiguration(for: reference)
+        guard worker.send(reference, configuration: configuration, workspace: context.workspace, historyLimit: context.historyLimit,
                           scripting: context.scripting) else {
             message = "a send is in flight: Esc cancels it"
             return
         }
+        message = carried.map(\.origin).joined(separator: "; ")
         detail = .sending("\(reference.request.method) \(reference.request.name)")
         detailScroll = 0
     }
@@ -291,11 +302,9 @@ public final class Sidebar {
                     detail = .running(results, total: total)
                 }
             case .finished(let record, _):
-                if case .running(_, let total) = detail {
+                if case .running = detail {
                     var lines = record.results.map(DetailLines.resultLine)
-                    let s = record.summary
-                    lines.insert(StyledLine("\(total) requests: \(s.passed) passed, \(s.failed) failed, \(s.errors) errors, \(s.skipped) skipped"
-                                            + (s.notRun > 0 ? ", \(s.notRun) not run" : ""), .bold), at: 0)
+                    lines.insert(StyledLine(record.summary.text, .bold), at: 0)
                     lines.append(StyledLine(""))
                     lines.append(StyledLine("recorded as run \(record.id)", .dim))
                     show(lines)

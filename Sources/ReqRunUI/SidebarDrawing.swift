@@ -73,7 +73,8 @@ extension Sidebar {
         switch detail {
         case .preview:
             if let reference = selectedRequest {
-                lines = DetailLines.request(reference, context.configuration)
+                let (configuration, carried) = sendConfiguration(for: reference)
+                lines = DetailLines.request(reference, configuration, carried: carried)
             } else if rows.indices.contains(selected), case .group(let group, let path) = rows[selected].kind {
                 lines = [StyledLine(path.map { $0.escapingTerminalControls() }.joined(separator: " › "), .bold),
                          StyledLine("\(group.requestCount) request\(group.requestCount == 1 ? "" : "s"), \(rows[selected].expanded ? "expanded" : "collapsed")"),

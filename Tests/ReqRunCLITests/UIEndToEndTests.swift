@@ -114,6 +114,43 @@ import TestSupport
         try terminal.press("q")
     }
 
+    @Test func enterUsesTheValuesAnEarlierSendCaptured() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try workspace(#"""
+            {"name": "S", "groups": [{"name": "Login flow", "requests": [
+              {"name": "login", "method": "POST", "url": "\#(httpbin)/anything/login", "body": {"token": "tok-42"},
+               "capture": [{"var": "token", "json": "$.json.token"}]},
+              {"name": "me", "url": "\#(httpbin)/bearer", "auth": {"type": "bearer", "token": "{{token}}"}}]}]}
+            """#)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("▸ Login flow")
+        try terminal.press("Down", "Right", "Right", "Enter")
+        try terminal.waitFor("200 OK")
+        // The preview of `me` resolves {{token}} from that send's capture, as `run --dry-run` does, and says so.
+        try terminal.press("Down")
+        let preview = try terminal.waitFor("token from run")
+        #expect(!preview.contains("undefined variable"), "\(preview)")
+        // Enter sends it with the token, as `reqrun send me` would (the token, a credential, shows masked).
+        try terminal.press("Enter")
+        let response = try terminal.waitFor("\"authenticated\": true")
+        #expect(response.contains("200 OK"), "\(response)")
+        #expect(!response.contains("tok-42"), "\(response)")
+        try terminal.press("q")
+    }
+
+    @Test func rSummarisesTheRunAsRunDoes() throws {
+        let dir = try workspace(#"{"name": "S", "groups": [{"name": "down", "requests": [{"name": "refused", "url": "http://127.0.0.1:9/"}]}]}"#)
+        #expect(try ReqRunBinary.run(["expand", "down"], in: dir.url).status == 0)
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("GET refused")
+        try terminal.press("r")
+        // The summary line of `reqrun run`, singular where it is one.
+        try terminal.waitFor("1 request: 0 passed, 0 failed, 1 error, 0 skipped")
+        try terminal.press("q")
+    }
+
     @Test func escCancelsASendInFlight() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try workspace(#"{"name": "S", "groups": [{"name": "slow", "requests": [{"name": "delayed", "url": "\#(httpbin)/delay/10"}]}]}"#)
@@ -126,6 +163,28 @@ import TestSupport
         try terminal.waitFor("✗ cancelled", seconds: 5)
         let record = try RunStore(directory: dir.url.appendingPathComponent(".reqrun/runs")).load(nil)
         #expect(record.results.map(\.error?.message) == ["cancelled"])
+        try terminal.press("q")
+        try terminal.waitFor("EXIT=0")
+    }
+
+    @Test func altKeysAndUnknownSequencesAreNotEscFollowedByAKey() throws {
+        let dir = try workspace()
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        try terminal.waitFor("▸ httpbin.org")
+        try terminal.press("/")
+        try terminal.type("post")
+        try terminal.press("Enter")
+        try terminal.waitFor("filter: post")
+        // Alt+q arrives as ESC q, Ctrl+↑ (unknown to tmux's terminal description) as ESC [ 1 ; 5 A: neither
+        // clears the filter (Esc) nor quits (q).
+        try terminal.press("M-q", "C-Up", "?")
+        let screen = try terminal.waitFor("the keys") { $0.contains("the equivalent curl command") }
+        #expect(screen.contains("filter: post"), "\(screen)")
+        #expect(!screen.contains("EXIT="), "\(screen)")
+        // Esc alone still clears it.
+        try terminal.press("Escape")
+        try terminal.waitFor("▸ echo.websocket.org")
         try terminal.press("q")
         try terminal.waitFor("EXIT=0")
     }
@@ -170,6 +229,7 @@ import TestSupport
         let terminal = try TmuxTerminal(in: dir.url)
         try terminal.run("echo BEFORE-UI; sh -c 'echo $$ > pid; exec \(reqrun) ui'; echo EXIT=$?")
         try terminal.waitFor("▸ httpbin.org")
+        #expect(try terminal.paneState("keypad_cursor_flag") == "1")  // ncurses' keypad mode (smkx) is on
         if how == "C-c" {
             try terminal.press("C-c")
         } else {
@@ -179,6 +239,10 @@ import TestSupport
         let after = try terminal.waitFor("EXIT=\(status)")
         #expect(after.contains("BEFORE-UI"), "\(after)")
         #expect(!after.contains("▸ httpbin.org"), "\(after)")
+        // The keypad is back in normal mode (rmkx): arrows send ESC [ A again, not ESC O A, to the shell.
+        #expect(try terminal.paneState("keypad_cursor_flag") == "0")
+        #expect(try terminal.paneState("keypad_flag") == "0")
+        #expect(try terminal.paneState("cursor_flag") == "1")
         // The terminal's modes are back too: what is typed shows (echo) and a line runs on Enter.
         try terminal.run("echo TYPED-\("BACK")")
         try terminal.waitFor("TYPED-BACK")
@@ -198,6 +262,19 @@ import TestSupport
         let screen = try terminal.screen(escapes: true)
         #expect(Self.colours(in: screen).isEmpty, "colour with NO_COLOR: \(screen.debugDescription)")
         try terminal.press("q")
+    }
+
+    @Test func aTerminalWithoutAnAlternateScreenIsLeftClear() throws {
+        // TERM=linux (the Linux console: eight colours, no smcup/rmcup) cannot give the earlier screen back;
+        // the UI's frame must not stay under the shell's prompt either.
+        let dir = try workspace()
+        let terminal = try TmuxTerminal(in: dir.url, environment: ["TERM": "linux"])
+        try terminal.run("\(reqrun) ui; echo EXIT=$?")
+        try terminal.waitFor("▸ httpbin.org")
+        try terminal.press("q")
+        let after = try terminal.waitFor("EXIT=0")
+        #expect(!after.contains("▸ httpbin.org"), "\(after)")
+        #expect(!after.contains("open/close"), "\(after)")
     }
 
     /// The foreground colours (SGR 30–37, 90–97) that `capture-pane -e` shows on a screen.

@@ -49,6 +49,12 @@ public final class TmuxTerminal {
         try tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : []))
     }
 
+    /// A value of the pane's state by tmux's format name (`display-message -p '#{keypad_cursor_flag}'`):
+    /// `alternate_on`, `cursor_flag`, `keypad_cursor_flag` (application cursor keys), `keypad_flag`…
+    public func paneState(_ name: String) throws -> String {
+        try tmux(["display-message", "-p", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Changes the window's size (the program in it gets SIGWINCH).
     public func resize(columns: Int, rows: Int) throws {
         try tmux(capturing: false, ["resize-window", "-x", "\(columns)", "-y", "\(rows)"])

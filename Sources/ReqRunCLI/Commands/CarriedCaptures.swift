@@ -8,13 +8,8 @@ enum CarriedCaptures {
     /// Sets `configuration.carriedCaptures` for `references`.
     static func apply(_ references: [RequestReference], to configuration: inout RunConfiguration, _ context: WorkspaceContext,
                       _ terminal: Terminal) {
-        let missing = EarlierCaptures.missing(references, configuration)
-        guard !missing.isEmpty else { return }
-        let found = EarlierCaptures.find(missing, in: CaptureStore(directory: context.workspace.stateDirectory))
-        for value in found {
-            terminal.err(Terminal.sanitized("\(value.variable) from run \(value.run) (captured by '\(value.request)')") + "\n")
-        }
-        configuration.carriedCaptures = EarlierCaptures.layer(found)
+        let found = EarlierCaptures.carry(into: &configuration, for: references, from: CaptureStore(directory: context.workspace.stateDirectory))
+        for value in found { terminal.err(Terminal.sanitized(value.origin) + "\n") }
     }
 
     /// Stores what `run` captured; a store that cannot be written costs only the carry-over: a warning.

@@ -58,12 +58,8 @@ enum ResultLines {
         return "\(count) message\(count == 1 ? "" : "s")"
     }
 
-    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`, 3 not run` after `--bail`).
-    static func summary(_ summary: RunSummary) -> String {
-        "\(summary.total) request\(summary.total == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed, "
-            + "\(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.skipped) skipped"
-            + (summary.notRun > 0 ? ", \(summary.notRun) not run" : "")
-    }
+    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`RunSummary.text`).
+    static func summary(_ summary: RunSummary) -> String { summary.text }
 
     /// Microseconds as `12 ms` (`0.4 ms` below one millisecond).
     static func milliseconds(_ microseconds: Int) -> String {

@@ -11,6 +11,10 @@ public struct CapturedValue: Codable, Sendable, Equatable {
     /// holding one. Output masks it wherever it is used later.
     public var secret: Bool
 
+    /// Where the value comes from, as `send` and the UI announce it: `token from run 20261201-… (captured by 'login')`
+    /// (not escaped for a terminal).
+    public var origin: String { "\(variable) from run \(run) (captured by '\(request)')" }
+
     public init(variable: String, value: String, run: String, request: String, secret: Bool) {
         self.variable = variable
         self.value = value

@@ -35,6 +35,18 @@ public enum EarlierCaptures {
         return names.sorted().compactMap { stored[$0] }
     }
 
+    /// Sets `configuration.carriedCaptures` to the stored values of the variables `references` would miss
+    /// (`missing`, then `find`): what `reqrun send`, `run --dry-run` and the full-screen UI's `Enter` do before
+    /// sending. Reads `store` only when something is missing.
+    /// - Returns: the values used, sorted by name, to announce (`CapturedValue.origin`).
+    @discardableResult
+    public static func carry(into configuration: inout RunConfiguration, for references: [RequestReference],
+                             from store: CaptureStore) -> [CapturedValue] {
+        let found = find(missing(references, configuration), in: store)
+        configuration.carriedCaptures = layer(found)
+        return found
+    }
+
     /// `values` as a literal layer (`source` `capture in run ID`), their secrets as secret names; nil for none.
     public static func layer(_ values: [CapturedValue]) -> VariableLayer? {
         guard !values.isEmpty else { return nil }

@@ -96,6 +96,14 @@ public struct RunSummary: Codable, Sendable, Equatable {
         failed = responded - passed
         errors = total - responded - skipped - notRun
     }
+
+    /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`, 3 not run` after `--bail` or a cancel): the
+    /// summary line of `reqrun run` and `show`, and of the full-screen UI's `r`.
+    public var text: String {
+        "\(total) request\(total == 1 ? "" : "s"): \(passed) passed, \(failed) failed, "
+            + "\(errors) error\(errors == 1 ? "" : "s"), \(skipped) skipped"
+            + (notRun > 0 ? ", \(notRun) not run" : "")
+    }
 }
 
 /// One request's result.
