@@ -99,7 +99,7 @@ import TestSupport
         ])
         #expect(result.expectations.first { $0.description == "not yet" }?.kind == "script-skipped")
         #expect(output.stdout.contains("    ✓ status\n"))
-        #expect(output.stdout.contains("    ✗ wrong status\n        AssertionError: expected response to have status code 404 but got 200"))
+        #expect(output.stdout.contains("      ✗ wrong status\n          AssertionError: expected response to have status code 404 but got 200"))
         #expect(output.stdout.contains("    - not yet (skipped)"))
     }
 
@@ -160,7 +160,7 @@ import TestSupport
         #expect(record.results[0].url == "\(base)/get?c=c1")
         #expect(record.results[0].console == ["set c1-{{literal}} {\"n\":1}", "warn: careful"])
         #expect(Self.scriptChecks(record.results[1]) == ["✓ scopes"])
-        #expect(output.stdout.contains("    │ set c1-{{literal}} {\"n\":1}\n    │ warn: careful"))
+        #expect(output.stdout.contains("      │ set c1-{{literal}} {\"n\":1}\n      │ warn: careful"))
     }
 
     @Test func preRequestScriptsChangeTheRequestAndRunCollectionFolderRequestInOrder() throws {

@@ -122,9 +122,9 @@ import TestSupport
         // The content sent, on run -v too (the same lines, indented under the request's line).
         let run = try ReqRunBinary.run(["run", "Login flow/login", "-v"], in: dir.url)
         #expect(run.status == 0)
-        #expect(run.stdout.contains("\n    > POST \(base)/anything HTTP/1.1\n"))
-        #expect(run.stdout.contains("\n    > Content-Type: application/json\n"))
-        #expect(run.stdout.contains("\n    >\n    > {\"user\":\"ada-lovelace\"}\n"))
+        #expect(run.stdout.contains("\n      > POST \(base)/anything HTTP/1.1\n"))
+        #expect(run.stdout.contains("\n      > Content-Type: application/json\n"))
+        #expect(run.stdout.contains("\n      >\n      > {\"user\":\"ada-lovelace\"}\n"))
     }
 
     @Test func runTakesCollectionNamesAndRequestPaths() throws {
