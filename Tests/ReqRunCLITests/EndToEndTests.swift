@@ -81,7 +81,8 @@ import TestSupport
         #expect(try FileManager.default.attributesOfItem(atPath: recordFile)[.posixPermissions] as? Int == 0o600)
 
         let history = try reqrun(["history"], in: dir)
-        #expect(history.stdout.contains("\(record.id)  \(record.startedAt)  expanded   2      2       0       0       0"))
+        #expect(history.stdout.contains("\(record.id)  \(record.startedAt)  "))
+        #expect(history.stdout.contains("  -             expanded                        2      2       0       0       0\n"))
         let show = try reqrun(["show"], in: dir)
         #expect(show.status == 0)
         #expect(show.stdout.contains("run \(record.id)"))

@@ -212,7 +212,7 @@ import TestSupport
         _ = try ReqRunBinary.run(["send", "login"], in: dir.url)
         _ = try ReqRunBinary.run(["send", "#0"], in: dir.url)
         let history = try ReqRunBinary.run(["history"], in: dir.url)
-        #expect(history.stdout.components(separatedBy: "  send  ").count == 3, "\(history.stdout)")
+        #expect(history.stdout.components(separatedBy: "  send Auth API/Login flow/login ").count == 3, "\(history.stdout)")
         let show = try ReqRunBinary.run(["show"], in: dir.url)
         #expect(show.stdout.contains("selection: send") && show.stdout.contains("POST http://"))
         let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
