@@ -73,3 +73,36 @@ import TestSupport
         #expect(sent?.map { $0["name"] as? String } == ["session", "a", "b"] && sent?.allSatisfy { $0["value"] as? String == "****" } == true)
     }
 }
+
+/// The HTML report as a browser shows it: headless Chromium (Debian's `chromium`, not in scripts/install-deps:
+/// it takes minutes to install, so this runs where it is installed) renders the page; its text holds the
+/// groups, the failed expectation with expected and actual, and the response's header fields.
+@Suite struct HTMLReportInChromiumTests {
+    static let chromium = "/usr/bin/chromium"
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: chromium))) func theReportRendersWithItsDetails() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/h.json", """
+            {"name": "HTML", "groups": [{"name": "httpbin.org", "requests": [
+              {"name": "json", "url": "\(httpbin)/json"},
+              {"name": "teapot", "url": "\(httpbin)/status/418", "expect": [{"status": 200}]}]}]}
+            """)
+        _ = try ReqRunBinary.run(["run", "--all", "--report", "html=r.html"], in: dir.url)
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: Self.chromium)
+        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", dir.url.appendingPathComponent("r.html").absoluteString]
+        let out = Pipe()
+        browser.standardOutput = out
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        #expect(dom.contains("<h2>HTML › httpbin.org</h2>"))
+        #expect(dom.contains("<details data-state=\"failed\" open=\"\">"))
+        #expect(dom.contains("status is 200") && dom.contains("<code>418</code>"))
+        #expect(dom.contains("<b>Content-Type</b>: application/json"))
+        #expect(dom.contains("\"slideshow\" : {"))  // pretty JSON (Foundation's spacing)
+        #expect(dom.contains(#"<span class="zero">0 errors</span>"#))
+    }
+}
