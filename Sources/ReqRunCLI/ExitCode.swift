@@ -22,7 +22,8 @@ public enum ExitCode: Int32 {
         EXIT CODES:
           0   success: every request got a response that met its expectations (skips do not count)
           1   an expectation or capture failed
-          2   bad input: a collection, environment or run record that cannot be read, an unknown group or run
+          2   bad input: a collection, environment or run record that cannot be read, an unknown group or run,
+              a run that selects nothing (without --allow-empty)
           3   a request could not be sent or got no response (wins over 1)
           64  usage: a wrong command line
           74  a file could not be written (state or run record)

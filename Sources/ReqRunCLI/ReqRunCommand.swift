@@ -26,8 +26,15 @@ public enum ReqRunCommand {
         // Output into a pipe whose reader is gone fails with EPIPE instead of killing the process (then a
         // run still finishes and writes its record; libcurl's sockets never raise it).
         signal(SIGPIPE, SIG_IGN)
+        var arguments = arguments
+        let status: Int32
+        do {
+            let color = try ColorChoice.extract(from: &arguments)
+            status = main(arguments, terminal: Terminal.standard(color: color))
+        } catch {
+            status = report(error, Terminal.standard())
+        }
         let terminal = Terminal.standard()
-        let status = main(arguments, terminal: terminal)
         StandardOutput.shared.flush()
         let failure = stdoutWasClosed && StandardOutput.shared.wroteAnything ? EBADF : StandardOutput.shared.failure
         return outputStatus(status, failure: failure, terminal)
@@ -45,12 +52,13 @@ public enum ReqRunCommand {
         // Plain `reqrun` on a terminal in a workspace opens the full-screen UI.
         if arguments.isEmpty, UICommand.opensWithoutArguments() { return main(["ui"], terminal: terminal) }
         guard let first = arguments.first, first != "-h", first != "--help" else {
+            // Plain `reqrun` (not opening the UI) is a request for help, as with git: exit 0.
             terminal.out(HelpText.renderTop(commands.map(\.spec)))
-            return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.success.rawValue
+            return ExitCode.success.rawValue
         }
-        if first == "--version" {
+        if first == "--version" || first == "-V" {
             guard arguments.count == 1 else {
-                return report(UsageError(message: "unexpected argument '\(arguments[1])' after --version", command: nil), terminal)
+                return report(UsageError(message: "unexpected argument '\(arguments[1])' after \(first)", command: nil), terminal)
             }
             terminal.line(reqrunVersion)
             return ExitCode.success.rawValue
@@ -88,12 +96,12 @@ public enum ReqRunCommand {
     }
 
     /// One `error:` message on stderr and the exit code for the kind of error.
-    private static func report(_ error: Error, _ terminal: Terminal) -> Int32 {
+    static func report(_ error: Error, _ terminal: Terminal) -> Int32 {
         switch error {
         case let usage as UsageError:
             terminal.error(usage.message)
             if let command = usage.command {
-                terminal.err("Usage: \(command.usage)\n  See 'reqrun \(command.name) --help'.\n")
+                terminal.err("Usage: \(command.shortUsage)\n  See 'reqrun \(command.name) --help'.\n")
             } else {
                 terminal.err("Usage: reqrun <subcommand> [options]\n  See 'reqrun --help'.\n")
             }

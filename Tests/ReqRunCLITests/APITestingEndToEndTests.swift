@@ -66,11 +66,9 @@ import TestSupport
         let run = try reqrun(["run", "--all", "--report", "junit=out/r.xml", "--report", "har=r.har", "--report", "html=r.html",
                               "--report", "json=r.json"], in: dir)
         #expect(run.status == 1, "an expectation failed and every request got a response: \(run.stderr)")
-        #expect(run.stdout.contains("""
-            ✗ GET  \(try TestServers.httpbin())/status/418  418
-            """))
-        #expect(run.stdout.contains("    ✗ status is 2xx\n        expected: 2xx\n        actual:   418\n"))
-        #expect(run.stdout.contains("/anything?v=tok-1-2&key=****  200"))
+        #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix("  ✗ ") && $0.contains(" GET      418  ") && $0.hasSuffix("  \(try! TestServers.httpbin())/status/418") })
+        #expect(run.stdout.contains("      ✗ status is 2xx\n          expected: 2xx\n          actual:   418\n"))
+        #expect(run.stdout.contains("/anything?v=tok-1-2&key=****\n"))
         #expect(run.stdout.contains("5 requests: 4 passed, 1 failed, 0 errors, 0 skipped"))
 
         let record = try lastRecord(dir)
@@ -154,9 +152,9 @@ import TestSupport
             """)
         let run = try reqrun(["run", "--all"], in: dir)
         #expect(run.status == 3)
-        #expect(run.stdout.contains("✗ GET  http://127.0.0.1:9/{{a}}  variable cycle in url: a → b → a"))
-        #expect(run.stdout.contains("✗ GET  http://127.0.0.1:9/  undefined variable 'token' in headers[0].value"))
-        #expect(run.stdout.contains("    ✗ capture 'id' found nothing: $.id is not in the body"))
+        #expect(run.stdout.contains("  http://127.0.0.1:9/{{a}}  variable cycle in url: a → b → a"))
+        #expect(run.stdout.contains("  http://127.0.0.1:9/  undefined variable 'token' in headers[0].value"))
+        #expect(run.stdout.contains("      ✗ capture 'id' found nothing: $.id is not in the body"))
         #expect(run.stdout.contains("3 requests: 0 passed, 1 failed, 2 errors, 0 skipped"))
     }
 

@@ -33,7 +33,7 @@ import Testing
 
     @Test func usageLineAndHelpFollowArgumentParserConventions() {
         #expect(spec.usage == "reqrun run [--all] [--var NAME=VALUE ...] [--timeout SECONDS] [GROUP ...]")
-        #expect(HelpText.render(spec) == """
+        #expect(HelpText.render(spec, width: 100) == """
             OVERVIEW: Run.
 
             USAGE: reqrun run [--all] [--var NAME=VALUE ...] [--timeout SECONDS] [GROUP ...]
@@ -45,6 +45,8 @@ import Testing
               --all                   All.
               --var <name=value>      Set.
               --timeout <seconds>     Limit.
+              --color <when>          Colour the output: auto (on a terminal), always or never (default: auto;
+                                      NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE and TERM=dumb are honoured).
               -h, --help              Show help information.
 
             """)

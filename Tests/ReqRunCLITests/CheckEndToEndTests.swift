@@ -61,10 +61,10 @@ import TestSupport
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(run.status == 1)
         #expect(run.stdout.contains("""
-                ✗ $.slideshow.slides[*].title count == 3
-                    expected: == 3
-                    actual:   2
-            """))
+                  ✗ $.slideshow.slides[*].title count == 3
+                      expected: == 3
+                      actual:   2
+            """), "\(run.stdout)")
         #expect(run.stdout.contains(#"✗ header "Content-Type" not contains "json""#))
         let show = try ReqRunBinary.run(["show"], in: dir.url)
         #expect(show.stdout.contains("✗ $.slideshow.slides[*].title count == 3"), "\(show.stdout)")

@@ -22,7 +22,7 @@ import TestSupport
         let elapsed = Date().timeIntervalSince(started)
         #expect(output.status == 0)
         #expect(record.results.map(\.name) == (0..<6).map { "r\($0)" })
-        let lines = output.stdout.split(separator: "\n").prefix(6)
+        let lines = output.stdout.split(separator: "\n").dropFirst().prefix(6)  // after the heading
         for (i, line) in lines.enumerated() { #expect(line.contains("/delay/\(delays[i])"), "\(line)") }
         // All six overlapped: the run took about the longest delay, far less than their sum (4.2 s).
         #expect(elapsed < 3.0)
@@ -83,7 +83,7 @@ import TestSupport
         for options in [["--parallel", "8"], []] {
             let output = try ReqRunBinary.run(["run", "--all", "--env", "e"] + options, in: dir.url)
             #expect(output.status == 0, "\(options): \(output.stdout)")
-            let lines = output.stdout.split(separator: "\n").prefix(101)
+            let lines = output.stdout.split(separator: "\n").dropFirst().prefix(101)  // after the heading
             #expect(lines.enumerated().allSatisfy { i, line in line.contains("?i=\(i)&key=****") }, "\(options)")
             let shown = try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout
             #expect(!shown.contains("HUSH-HUSH-9"))

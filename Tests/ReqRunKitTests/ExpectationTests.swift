@@ -176,7 +176,10 @@ import Testing
         #expect(masker.mask([HeaderField(name: "authorization", value: "Basic xyz"), HeaderField(name: "X-Key", value: "k=s3cret"),
                              HeaderField(name: "Cookie", value: "a=b")])
                 == [HeaderField(name: "authorization", value: "****"), HeaderField(name: "X-Key", value: "k=****"),
-                    HeaderField(name: "Cookie", value: "****")])
+                    HeaderField(name: "Cookie", value: "a=****")])
+        // Cookie names and Set-Cookie attributes stay (HAR and HTML list them); values never do.
+        #expect(masker.mask([HeaderField(name: "Cookie", value: "a=1; sid=s3cret; junk"), HeaderField(name: "Set-Cookie", value: "sid=s3cret; Path=/; HttpOnly")])
+                == [HeaderField(name: "Cookie", value: "a=****; sid=****; ****"), HeaderField(name: "Set-Cookie", value: "sid=****; Path=/; HttpOnly")])
         #expect(SecretMasker(values: ["s3cret"], enabled: false).mask("s3cret") == "s3cret")
         // A secret in a URL's path is sent with only spaces, non-ASCII and a few others percent-encoded.
         let spaced = SecretMasker(values: ["tok en/1", "p@ss w0rd&=/é"])

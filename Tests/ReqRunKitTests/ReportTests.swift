@@ -32,7 +32,7 @@ import Testing
         #expect(xml.contains(#"<failure message="body contains &quot;&lt;a&gt;&quot;: expected &lt;a&gt;, actual b &amp; c" type="expectation">"#))
         #expect(xml.contains(#"<error message="refused &lt;&amp;&gt;" type="transportError">"#))
         #expect(xml.contains(#"<testsuite name="C/h/i" id="1" tests="1" failures="0" errors="0" skipped="1""#))
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"reqrun run 20261129-130000-000-abcd\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\""))
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"reqrun run 20261129-130000-000-abcd\" tests=\"4\" failures=\"1\" errors=\"1\" time=\""))
     }
 
     @Test func htmlIsSelfContainedAndEscaped() {
@@ -40,9 +40,19 @@ import Testing
         #expect(!html.contains("<script>"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"))
-        // The second request starts 2 ms into a 5 ms span: its bars begin at 40 % and more.
-        #expect(html.contains(#"<span class="dns" style="left:40.00%;width:0.30%""#))
-        #expect(html.contains(#"<span class="receive" style="left:40.08%;width:59.92%""#))
+        // The second request starts 2 ms into a 5 ms span: on the log axis at log(21)/log(51) = 77 %.
+        #expect(html.contains(#"<span class="dns" style="left:77.43%;width:0.50%""#))
+        #expect(html.contains(#"<details data-state="passed"><summary>"#))
+    }
+
+    /// One slow request (10 s) beside 1 ms ones: on a linear axis a 1 ms bar would be 0.01 % wide; on the log
+    /// axis it keeps a visible share, and the ends are 0 and 100 %.
+    @Test func htmlWaterfallStaysReadableWithOneSlowRequest() {
+        #expect(HTMLReport.position(0, span: 10_000_000) == 0)
+        #expect(abs(HTMLReport.position(10_000_000, span: 10_000_000) - 100) < 0.001)
+        #expect(HTMLReport.position(1000, span: 10_000_000) > 20)
+        let html = HTMLReport.render(record([result(0, name: "a"), result(1, name: "b", total: 3000)]))
+        #expect(html.contains(#"<span class="zero">0 failed</span>"#) && html.contains(#"id="failures-only""#))
     }
 
     @Test func harTimingsAreNonNegativeOnAReusedConnection() throws {

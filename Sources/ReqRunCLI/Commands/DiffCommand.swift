@@ -1,48 +1,120 @@
 import Foundation
 import ReqRunKit
 
-/// `reqrun diff RUN_A RUN_B`: per request, what changed between two runs.
+/// `reqrun diff [RUN_A [RUN_B]]`: per request, what changed between two runs.
 enum DiffCommand {
     static let command = Command(spec: CommandSpec(
         name: "diff",
         abstract: "Compare two runs: status, expectation outcome, body hash and time of each request.",
         discussion: """
-            Requests are paired by collection, group path and name. Each line shows a status change (200 → 500),
-            an outcome change (passed → failed), 'body changed' when the bodies' SHA-256 differ, and the change of
-            total time in percent. Unchanged requests show only their time change; a request in only one run is
-            marked + (added) or - (removed).
+            With no RUN: the last two runs (older → newer). With one RUN: that run and the one recorded before
+            it. With two: the first, then the second. Requests are paired by collection, group path and name.
+            Each line shows a status change (200 → 500), an outcome change (passed → failed), 'body changed' when
+            the bodies' SHA-256 differ (compared only when both bodies are text or JSON), and the change of total
+            time in percent. Unchanged requests show only their time change; a request in only one run is marked
+            + (added) or - (removed).
             """,
-        options: [.workspace],
-        positional: .init(name: "RUN", help: "Two run ids or unique prefixes: the earlier, then the later.", repeating: true, optional: false),
-        examples: ["reqrun diff 20261129-1340 20261129-1342"]
+        options: [.init(name: "--ignore-time", valueName: nil, help: "Leave out time changes, and the requests with nothing else changed."),
+                  .init(name: "--json", valueName: nil, help: "Print the comparison as JSON."),
+                  .workspace],
+        positional: .init(name: "RUN", help: "Run ids or unique prefixes: none (the last two), one (it and the run before it), or the earlier then the later.",
+                          repeating: true, optional: true),
+        examples: ["reqrun diff", "reqrun diff 20261129-1342", "reqrun diff 20261129-1340 20261129-1342 --ignore-time"]
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
-        guard arguments.positionals.count == 2 else {
-            throw UsageError(message: "expected two runs, got \(arguments.positionals.count)", command: command.spec)
+        guard arguments.positionals.count <= 2 else {
+            throw UsageError(message: "expected at most two runs, got \(arguments.positionals.count)", command: command.spec)
         }
         let workspace = try WorkspaceContext.locate(arguments)
         let store = RunStore(directory: workspace.runsDirectory)
-        let diff = RunDiff(before: try store.load(arguments.positionals[0]), after: try store.load(arguments.positionals[1]))
+        let (before, after) = try pair(arguments.positionals, store)
+        let diff = RunDiff(before: before, after: after)
+        let ignoreTime = arguments.flag("--ignore-time")
+        if arguments.flag("--json") {
+            terminal.out(json(diff, ignoreTime: ignoreTime))
+            return .success
+        }
         terminal.line("\(Terminal.sanitized(diff.before.id)) → \(Terminal.sanitized(diff.after.id))")
         var changed = 0
         for row in diff.rows {
             // A request in only one of the runs: added or removed, nothing to compare.
             if row.before == nil || row.after == nil {
                 changed += 1
-                terminal.line("\(row.before == nil ? "+" : "-") \(Terminal.sanitized(row.label))  \(row.before == nil ? "added" : "removed")")
+                let added = row.before == nil
+                terminal.line(terminal.styled("\(added ? "+" : "-") \(Terminal.sanitized(row.label))  \(added ? "added" : "removed")", added ? .green : .red))
                 continue
             }
-            var parts: [String] = []
-            if let change = row.statusChange { parts.append("status \(change)") }
-            if let change = row.outcomeChange { parts.append(change) }
-            if row.bodyChanged { parts.append("body changed") }
-            let mark = parts.isEmpty ? " " : "~"
-            if !parts.isEmpty { changed += 1 }
-            if let percent = row.timeChangePercent { parts.append(String(format: "time %+.0f%%", percent)) }
+            var parts = changes(row)
+            if !parts.isEmpty { changed += 1 } else if ignoreTime { continue }
+            let mark = parts.isEmpty ? " " : terminal.styled("~", .yellow)
+            if !ignoreTime, let percent = row.timeChangePercent { parts.append(String(format: "time %+.0f%%", percent)) }
             terminal.line("\(mark) \(Terminal.sanitized(row.label))  \(parts.joined(separator: ", "))")
         }
         terminal.line("\n\(changed) of \(diff.rows.count) request\(diff.rows.count == 1 ? "" : "s") changed")
         return .success
+    }
+
+    /// The two records to compare: the last two, RUN and the one before it, or the two named.
+    /// - Throws: `RunStoreError` for an unknown or ambiguous run, or when there is no earlier run.
+    static func pair(_ names: [String], _ store: RunStore) throws -> (RunRecord, RunRecord) {
+        if names.count == 2 { return (try store.load(names[0]), try store.load(names[1])) }
+        let ids = try store.ids()  // newest first
+        let after = try store.load(names.first)
+        guard let position = ids.firstIndex(of: after.id), position + 1 < ids.count else {
+            throw RunStoreError.noEarlierRun(after.id)
+        }
+        return (try store.load(ids[position + 1]), after)
+    }
+
+    /// `status 200 → 500`, `passed → failed`, `body changed`: what changed, time apart.
+    private static func changes(_ row: RunDiff.Row) -> [String] {
+        var parts: [String] = []
+        if let change = row.statusChange { parts.append("status \(change)") }
+        if let change = row.outcomeChange { parts.append(change) }
+        if row.bodyChanged { parts.append("body changed") }
+        return parts
+    }
+
+    /// `{"before": ID, "after": ID, "changed": N, "requests": [{"request", "change", "status", "outcome",
+    /// "bodyChanged", "bodyCompared", "timeChangePercent"}]}`: `change` is `added`, `removed`, `changed` or
+    /// `unchanged`; `status` and `outcome` are `{"before", "after"}` when they changed.
+    static func json(_ diff: RunDiff, ignoreTime: Bool) -> String {
+        var writer = JSONWriter()
+        var changed = 0
+        writer.object { w in
+            w.field("before", diff.before.id)
+            w.field("after", diff.after.id)
+            w.field("requests", diff.rows.filter { !ignoreTime || $0.before == nil || $0.after == nil || !changes($0).isEmpty }) { w, row in
+                let change = row.before == nil ? "added" : row.after == nil ? "removed" : changes(row).isEmpty ? "unchanged" : "changed"
+                if change != "unchanged" { changed += 1 }
+                w.object { w in
+                    w.field("request", row.label)
+                    w.field("change", change)
+                    if row.statusChange != nil {
+                        w.key("status")
+                        w.object { w in
+                            w.field("before", RunDiff.Row.statusText(row.before))
+                            w.field("after", RunDiff.Row.statusText(row.after))
+                        }
+                    }
+                    if row.outcomeChange != nil {
+                        w.key("outcome")
+                        w.object { w in
+                            w.field("before", RunDiff.Row.verdict(row.before))
+                            w.field("after", RunDiff.Row.verdict(row.after))
+                        }
+                    }
+                    w.field("bodyCompared", row.bodyCompared)
+                    w.field("bodyChanged", row.bodyChanged)
+                    if !ignoreTime, let percent = row.timeChangePercent {
+                        w.key("timeChangePercent")
+                        w.raw(Array(String(format: "%.1f", percent).utf8))
+                    }
+                }
+            }
+            w.field("changed", changed)
+        }
+        return String(decoding: writer.finish(), as: UTF8.self) + "\n"
     }
 }

@@ -16,6 +16,7 @@ enum EnvCommand {
             """,
         options: [.init(name: "--none", valueName: nil, help: "With 'use': use no environment."),
                   .init(name: "--show-secrets", valueName: nil, help: "With 'show': print secret values."),
+                  .init(name: "--json", valueName: nil, help: "With 'list': print [{\"name\", \"inUse\"}] as JSON."),
                   .workspace],
         positional: .init(name: "ACTION", help: "list, show [NAME] or use NAME.", repeating: true, optional: false),
         examples: ["reqrun env list", "reqrun env use staging", "reqrun env show"]
@@ -32,6 +33,18 @@ enum EnvCommand {
         case "list":
             let current = try store.string(forKey: stateKey)
             let names = workspace.environmentNames()
+            if arguments.flag("--json") {
+                var writer = JSONWriter()
+                let listed = names + (current.map { names.contains($0) ? [] : [$0] } ?? [])
+                writer.array(listed) { w, name in
+                    w.object { w in
+                        w.field("name", name)
+                        w.field("inUse", name == current)
+                    }
+                }
+                terminal.line(String(decoding: writer.finish(), as: UTF8.self))
+                return .success
+            }
             if names.isEmpty { terminal.line("No environments (add JSON files to environments/).") }
             for name in names { terminal.line("\(name == current ? "*" : " ") \(Terminal.sanitized(name))") }
             // An environment chosen by file path (`env use path/to/file.json`) is not in environments/.

@@ -19,13 +19,13 @@ enum RunCommand {
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
             or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
-            143 SIGTERM (the run record is still written).
+            143 SIGTERM (the run record is still written); a selection with no request is 2 unless --allow-empty.
             """,
         options: [
             .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
             .init(name: "--all", valueName: nil, help: "Run every request."),
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
-            .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use')."),
+            .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use').", short: "-e"),
             .allowEnv,
             .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
@@ -36,7 +36,8 @@ enum RunCommand {
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
         ] + TransferOptions.specs + [
-            .verbose,
+            .verbose, ConsoleDetail.quietOption,
+            .init(name: "--allow-empty", valueName: nil, help: "Exit 0 when nothing is selected (default: exit 2, so a CI job that tests nothing fails)."),
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
             .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
             .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
@@ -64,6 +65,7 @@ enum RunCommand {
                                                     : "give only one of --expanded, --all or NAME...", command: command.spec)
         }
         let overrides = try parseVariables(arguments.all("--var"))
+        let detail = try ConsoleDetail.parse(arguments, command.spec)
         let parallelText = arguments.value("--parallel")
         guard parallelText.map({ Int($0).map { $0 >= 1 } ?? false }) ?? true else {
             throw UsageError(message: "--parallel expects a whole number of 1 or more, got '\(parallelText!)'", command: command.spec)
@@ -124,9 +126,16 @@ enum RunCommand {
         }
         if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
-            terminal.line(!hasRequests ? "No requests in this workspace."
-                : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
-                : "No requests selected.")
+            let why = !hasRequests ? "no requests in this workspace"
+                : arguments.flag("--expanded") ? "no visible requests: no group is expanded in this workspace's .reqrun/state.json "
+                    + "(a fresh clone has none); expand one with 'reqrun expand GROUP', or run --all or NAME..."
+                : "no requests selected"
+            // A CI job must not go green having tested nothing.
+            guard arguments.flag("--allow-empty") else {
+                terminal.error(why + " (--allow-empty to exit 0)")
+                return .badInput
+            }
+            terminal.line(why.prefix(1).uppercased() + why.dropFirst() + ".")
         }
         var configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: processEnvironment, options: transfer.options,
@@ -147,12 +156,13 @@ enum RunCommand {
         let pruning = DispatchGroup()
         DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
-        let verbose = arguments.flag("--verbose")
+        let console = RunConsole(references, terminal, detail: detail)
         let started = Date()
+        console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
-            terminal.line(ResultLines.lines(result, terminal))
-            if verbose { terminal.line(VerboseExchange.lines(result, terminal).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")) }
+            console.show(result)
         }
+        console.finish()
         let record = run.record
         // The results, the collections and their requests are freed by the exit, not one by one (see there).
         ProcessLifetime.keepUntilExit((run, references, context))
@@ -161,7 +171,7 @@ enum RunCommand {
         CarriedCaptures.remember(run, context, terminal)
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
-        terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.milliseconds(elapsed))
+        terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.duration(elapsed))
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).

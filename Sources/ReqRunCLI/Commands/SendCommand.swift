@@ -20,7 +20,7 @@ enum SendCommand {
             """,
         options: [
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
-            .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE (default: the one saved with 'reqrun env use')."),
+            .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE (default: the one saved with 'reqrun env use').", short: "-e"),
             .allowEnv,
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),

@@ -15,7 +15,7 @@ enum ShowCommand {
         options: [.init(name: "--json", valueName: nil, help: "Print the run record as stored."),
                   .init(name: "--curl", valueName: "REQUEST", help: "Print an equivalent curl command for this request instead."),
                   .init(name: "--var", valueName: "NAME=VALUE", help: "With --curl: set a variable.", repeatable: true),
-                  .init(name: "--env", valueName: "NAME|FILE", help: "With --curl: the environment to use."),
+                  .init(name: "--env", valueName: "NAME|FILE", help: "With --curl: the environment to use.", short: "-e"),
                   .init(name: "--show-secrets", valueName: nil, help: "With --curl: print secrets instead of ****."),
                   .allowEnv,
                   .workspace, .collection, .fileRoot],

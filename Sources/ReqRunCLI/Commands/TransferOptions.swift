@@ -13,7 +13,7 @@ enum TransferOptions {
         .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
         .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
         .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
-        .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k)."),
+        .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k).", short: "-k"),
         .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
         .init(name: "--cert", valueName: "FILE", help: "TLS client certificate (PEM)."),
         .init(name: "--key", valueName: "FILE", help: "TLS client key (PEM)."),

@@ -16,7 +16,7 @@ enum UICommand {
             """,
         options: [
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable for every send, over the environment's and collection's values.", repeatable: true),
-            .init(name: "--env", valueName: "NAME|FILE", help: "Use this environment until 'e' picks another (default: the one saved with 'reqrun env use')."),
+            .init(name: "--env", valueName: "NAME|FILE", help: "Use this environment until 'e' picks another (default: the one saved with 'reqrun env use').", short: "-e"),
             .init(name: "--first-frame-only", valueName: nil, help: "Draw the first full frame and exit (for benchmarks: make bench)."),
             .allowEnv, .workspace, .collection, .fileRoot,
         ],
@@ -60,7 +60,7 @@ enum UICommand {
                 return loaded
             },
             scripting: scripting, firstFrameOnly: arguments.flag("--first-frame-only"),
-            noColor: ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false)
+            noColor: !terminal.color.enabled(isTerminal: true))
         let status = try Sidebar.run(sidebar)
         store.warnings.forEach(terminal.warning)
         ProcessLifetime.keepUntilExit(context)

@@ -4,29 +4,35 @@ import ReqRunKit
 enum ResultLines {
     /// The request's line, then one indented line per failed expectation or capture (expected vs. actual).
     static func lines(_ result: RequestResult, _ terminal: Terminal) -> String {
-        var text = line(result, terminal)
+        line(result, terminal) + details(result, terminal)
+    }
+
+    /// What follows a request's line: each failed expectation or capture (expected vs. actual), each script
+    /// assertion and each `console.*` line, one per line, each after a line feed and `indent`.
+    static func details(_ result: RequestResult, _ terminal: Terminal, indent: String = "    ") -> String {
+        var text = ""
         for expectation in result.expectations where expectation.kind != nil || !expectation.passed {
             if expectation.kind != nil {
-                text += "\n    " + scriptAssertion(expectation, terminal)
+                text += "\n" + indent + scriptAssertion(expectation, terminal, indent: indent)
                 continue
             }
-            text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(expectation.description))", .red)
-                + "\n        expected: \(Terminal.sanitized(expectation.expected))\n        actual:   \(Terminal.sanitized(expectation.actual))"
+            text += "\n" + indent + terminal.styled("✗ \(Terminal.sanitized(expectation.description))", .red)
+                + "\n\(indent)    expected: \(Terminal.sanitized(expectation.expected))\n\(indent)    actual:   \(Terminal.sanitized(expectation.actual))"
         }
         for capture in result.captures {
-            if let error = capture.error { text += "\n    " + terminal.styled("✗ \(Terminal.sanitized(error))", .red) }
+            if let error = capture.error { text += "\n" + indent + terminal.styled("✗ \(Terminal.sanitized(error))", .red) }
         }
-        for line in result.console ?? [] { text += "\n    " + terminal.styled("│ " + Terminal.sanitized(line), .dim) }
+        for line in result.console ?? [] { text += "\n" + indent + terminal.styled("│ " + Terminal.sanitized(line), .dim) }
         return text
     }
 
     /// A script's assertion, passed or not, as Newman lists them under the request: `✓ name`, `✗ name`
     /// and its error, `- name (skipped)`.
-    static func scriptAssertion(_ assertion: ExpectationResult, _ terminal: Terminal) -> String {
+    static func scriptAssertion(_ assertion: ExpectationResult, _ terminal: Terminal, indent: String = "    ") -> String {
         let name = Terminal.sanitized(assertion.description)
         if assertion.kind == "script-skipped" { return terminal.styled("- \(name) (skipped)", .dim) }
         if assertion.passed { return terminal.styled("✓", .green) + " \(name)" }
-        return terminal.styled("✗ \(name)", .red) + (assertion.actual.isEmpty ? "" : "\n        \(Terminal.sanitized(assertion.actual))")
+        return terminal.styled("✗ \(name)", .red) + (assertion.actual.isEmpty ? "" : "\n\(indent)    \(Terminal.sanitized(assertion.actual))")
     }
 
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
@@ -39,7 +45,7 @@ enum ResultLines {
             let style: Terminal.Style = response.status >= 400 ? .yellow : .green
             let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)
             return "\(mark) \(method) \(url)  \(terminal.styled(String(response.status), style))  "
-                + "\(milliseconds(result.timings?.total ?? 0))  "
+                + "\(duration(result.timings?.total ?? 0))  "
                 + (result.webSocket.map { messageCount($0) } ?? byteCount(response.bodySize))
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
                 + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
@@ -61,9 +67,10 @@ enum ResultLines {
     /// `4 requests: 2 passed, 1 failed, 0 errors, 1 skipped` (`RunSummary.text`).
     static func summary(_ summary: RunSummary) -> String { summary.text }
 
-    /// Microseconds as `12 ms` (`0.4 ms` below one millisecond).
-    static func milliseconds(_ microseconds: Int) -> String {
-        microseconds < 1000 ? "\(Double(microseconds / 100) / 10) ms" : "\(microseconds / 1000) ms"
+    /// Microseconds as `12 ms` (`0.4 ms` below one millisecond, `11.0 s` from one second on).
+    static func duration(_ microseconds: Int) -> String {
+        if microseconds >= 1_000_000 { return "\(Double(microseconds / 100_000) / 10) s" }
+        return microseconds < 1000 ? "\(Double(microseconds / 100) / 10) ms" : "\(microseconds / 1000) ms"
     }
 
     /// `312 B`, `1.5 KiB`, `2.0 MiB`.

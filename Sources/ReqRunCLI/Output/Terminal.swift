@@ -1,8 +1,7 @@
 import Foundation
 import ReqRunKit
 
-/// Where the CLI writes: stdout and stderr, with colour only on a terminal and when `NO_COLOR` is unset
-/// (https://no-color.org).
+/// Where the CLI writes: stdout and stderr, with colour as `--color` and the environment say (`ColorChoice`).
 struct Terminal: Sendable {
     var out: @Sendable (String) -> Void
     /// Writes bytes that are already UTF-8 text to stdout as `out` would write their text, without making a
@@ -12,9 +11,12 @@ struct Terminal: Sendable {
     var err: @Sendable (String) -> Void
     /// Whether stdout gets ANSI colour.
     var colorOut: Bool
+    /// Whether `out` goes to a terminal (where a progress line can be drawn and erased).
+    var isTerminal = false
+    /// What `--color` said, kept for `onStandardError`.
+    var color = ColorChoice.auto
 
-    static func standard() -> Terminal {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    static func standard(color: ColorChoice = .auto) -> Terminal {
         let interactive = isatty(1) == 1
         // On a terminal each line shows at once; into a pipe or file, output is buffered as C's stdio does
         // (a write per line cost a tenth of a 1,000-request run).
@@ -26,16 +28,15 @@ struct Terminal: Sendable {
                             var text = text
                             text.withUTF8 { _ = StandardOutput.writeAll(2, UnsafeRawBufferPointer($0)) }
                         },
-                        colorOut: interactive && !noColor)
+                        colorOut: color.enabled(isTerminal: interactive), isTerminal: interactive, color: color)
     }
 
     /// The same terminal with everything meant for stdout written to stderr (coloured when stderr is a
     /// terminal), for a command whose stdout carries a report (`--report json=-`).
     func onStandardError() -> Terminal {
         let err = self.err
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return Terminal(out: err, outBytes: { err(String(decoding: $0, as: UTF8.self)) }, err: err,
-                        colorOut: isatty(2) == 1 && !noColor)
+                        colorOut: color.enabled(isTerminal: isatty(2) == 1), isTerminal: isatty(2) == 1, color: color)
     }
 
     enum Style: String {

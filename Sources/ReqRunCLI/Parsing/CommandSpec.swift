@@ -30,6 +30,18 @@ struct CommandSpec: Sendable {
     /// Lines shown under EXAMPLES in `--help`.
     var examples: [String] = []
 
+    /// `reqrun run [options] [NAME ...]`: the line a usage error prints (the options are in `--help`).
+    var shortUsage: String {
+        var parts = ["reqrun", name]
+        if !options.isEmpty { parts.append("[options]") }
+        if let positional {
+            var text = positional.repeating ? "\(positional.name) ..." : positional.name
+            if positional.optional { text = "[\(text)]" }
+            parts.append(text)
+        }
+        return parts.joined(separator: " ")
+    }
+
     /// `reqrun run [--expanded] [--all] [--var NAME=VALUE ...] [GROUP ...]`
     var usage: String {
         var parts = ["reqrun", name]

@@ -24,9 +24,16 @@ public struct RunDiff: Sendable, Equatable {
             return a == b ? nil : "\(a) → \(b)"
         }
 
-        /// True when both responded with bodies of different SHA-256.
+        /// True when both bodies can be compared: both responses recorded their content as text (JSON
+        /// included: `encoding` `utf8`). Binary content (images, archives) is not compared: a changed hash
+        /// there is mostly noise (timestamps, compression).
+        public var bodyCompared: Bool {
+            before?.response?.body.encoding == "utf8" && after?.response?.body.encoding == "utf8"
+        }
+
+        /// True when both bodies are text (`bodyCompared`) and their SHA-256 differ.
         public var bodyChanged: Bool {
-            guard let a = before?.response?.bodySHA256, let b = after?.response?.bodySHA256 else { return false }
+            guard bodyCompared, let a = before?.response?.bodySHA256, let b = after?.response?.bodySHA256 else { return false }
             return a != b
         }
 
@@ -36,13 +43,15 @@ public struct RunDiff: Sendable, Equatable {
             return (Double(b) - Double(a)) / Double(a) * 100
         }
 
-        static func statusText(_ result: RequestResult?) -> String {
+        /// `200`, the outcome when there was no response, `(absent)`.
+        public static func statusText(_ result: RequestResult?) -> String {
             guard let result else { return "(absent)" }
             if let status = result.response?.status { return String(status) }
             return result.outcome.rawValue
         }
 
-        static func verdict(_ result: RequestResult?) -> String {
+        /// `passed`, `failed`, `error`, `skipped`, `not run` or `(absent)`.
+        public static func verdict(_ result: RequestResult?) -> String {
             guard let result else { return "(absent)" }
             switch result.outcome {
             case .response: return result.passed ? "passed" : "failed"

@@ -139,6 +139,8 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String, String)
     /// The record is larger than `FileSizeBound.runRecord` (file, reason).
     case tooLarge(String, String)
+    /// `diff` with fewer than two runs: the run (id) has none recorded before it.
+    case noEarlierRun(String)
 
     public var description: String {
         switch self {
@@ -146,6 +148,7 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
         case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
         case .tooLarge(let file, let reason): return "\(file): \(reason)"
+        case .noEarlierRun(let id): return "no run recorded before \(id) to compare it with (reqrun history lists them)"
         case .unreadable(let file, let reason):
             // A syntax error starts with "line:column:", which goes right after the file name.
             if let colon = reason.firstIndex(of: ":"), reason[..<colon].allSatisfy(\.isNumber), !reason[..<colon].isEmpty {

@@ -98,14 +98,36 @@ public struct SecretMasker: Sendable {
         return text
     }
 
+    /// A sensitive field's value with nothing of its secrets left: `****` for credentials; for cookies, each
+    /// cookie's value (`a=****; b=****`, RFC 6265 §5.4) and, in `Set-Cookie`, the cookie's value with its
+    /// attributes kept (`session=****; Path=/; HttpOnly`, §5.2): names and attributes are not secrets, and HAR
+    /// and HTML reports list them. A part without `=` is masked whole.
+    static func maskedWhole(_ field: HeaderField) -> String {
+        let pair = { (part: Substring) -> String in
+            let part = part.trimmingCharacters(in: .whitespaces)
+            guard let equals = part.firstIndex(of: "="), equals != part.startIndex else { return mask }
+            return part[..<equals] + "=" + mask
+        }
+        if field.hasName(in: ["cookie"]), field.valueBase64 == nil {
+            return field.value.split(separator: ";").map(pair).joined(separator: "; ")
+        }
+        if field.hasName(in: ["set-cookie"]), field.valueBase64 == nil {
+            let parts = field.value.split(separator: ";", omittingEmptySubsequences: false)
+            return ([pair(parts[0])] + parts.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }).joined(separator: "; ")
+        }
+        return mask
+    }
+
     public func mask(_ headers: [HeaderField]) -> [HeaderField] {
         // Nothing to do (the common case) costs a scan, not a copy.
         guard enabled, !values.isEmpty || headers.contains(where: { $0.hasName(in: Self.sensitiveHeaderNames) }) else { return headers }
         return headers.map { field in
-            guard !field.hasName(in: Self.sensitiveHeaderNames) else { return HeaderField(name: field.name, value: Self.mask) }
-            // A value that is not UTF-8 keeps its bytes, masked in them as a base64 body is.
-            let bytes = field.valueBase64.flatMap { Data(base64Encoded: $0) }.map { Data(mask(bytes: Array($0))).base64EncodedString() }
-            return HeaderField(name: field.name, value: mask(field.value), valueBase64: bytes)
+            // The bytes of a value that is not UTF-8 (`valueBase64`) are masked like a base64 body's; a
+            // credential field keeps none.
+            guard !field.hasName(in: Self.sensitiveHeaderNames) else { return HeaderField(name: field.name, value: Self.maskedWhole(field)) }
+            return HeaderField(name: field.name, value: mask(field.value),
+                               valueBase64: field.valueBase64.flatMap { Data(base64Encoded: $0) }
+                                   .map { Data(mask(bytes: Array($0))).base64EncodedString() })
         }
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 
 /// A run as HAR 1.2 (HTTP Archive, http://www.softwareishard.com/blog/har-12-spec/), which browsers'
-/// developer tools and HAR viewers open. One entry per request that was sent; requests not sent
-/// (invalid, skipped) have no entry. Timings are in milliseconds, from curl's cumulative phase times:
+/// developer tools and HAR viewers open. One entry per transfer: each redirect hop a request followed is an
+/// entry of its own (its `redirectURL` the `Location` it answered with), then the final one; requests not sent
+/// (invalid, skipped) have no entry. The run is one page (`pages[0].id` is the run id, each entry's `pageref`).
+/// `cookies` are read from the header fields: `Cookie` sent (RFC 6265 §5.4), `Set-Cookie` received (§5.2: name,
+/// value, and the Path, Domain, Expires, HttpOnly and Secure attributes). Timings are in milliseconds, from curl's cumulative phase times:
 /// `dns` = namelookup, `connect` = connect − namelookup (+ TLS; 0 on a reused connection), `ssl` = appconnect − connect (−1 without
 /// TLS), `send` = pretransfer − the latest of those, `wait` = starttransfer − pretransfer,
 /// `receive` = total − starttransfer; `blocked` is −1 (not measured). A WebSocket request is an entry like
@@ -11,15 +14,16 @@ import Foundation
 /// 1970, `opcode` 1 or 2, `data` the text, or base64 for binary, up to the record's 64 KiB).
 public enum HARReport {
     public static func render(_ record: RunRecord) -> String {
-        let entries = record.results.filter { $0.request != nil }.map(entry)
+        let entries = record.results.filter { $0.request != nil }.flatMap { HARTransfers.hops($0, pageref: record.id) + [entry($0, pageref: record.id)] }
+        let page = HAR.Page(startedDateTime: record.startedAt, id: record.id, title: "reqrun run \(record.id)", pageTimings: .init())
         let log = HAR(log: .init(version: "1.2", creator: .init(name: "reqrun", version: record.reqrunVersion),
-                                 pages: [], entries: entries, comment: "reqrun run \(record.id)"))
+                                 pages: [page], entries: entries, comment: "reqrun run \(record.id)"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(log)) ?? Data(), as: UTF8.self) + "\n"
     }
 
-    private static func entry(_ result: RequestResult) -> HAR.Entry {
+    private static func entry(_ result: RequestResult, pageref: String) -> HAR.Entry {
         let t = result.timings ?? Timings(namelookup: 0, connect: 0, appconnect: 0, pretransfer: 0, starttransfer: 0, total: 0)
         let ms = { (microseconds: Int) in Double(microseconds) / 1000 }
         let tlsEnd = max(t.namelookup, t.connect, t.appconnect)
@@ -30,8 +34,9 @@ public enum HARReport {
         let sent = result.request!
         let contentType = sent.headers.last(named: "content-type") ?? ""
         let request = HAR.Request(
-            method: result.method, url: result.url, httpVersion: "HTTP/\(result.response?.httpVersion ?? "1.1")",
-            cookies: [], headers: sent.headers.map { .init(name: $0.name, value: $0.value) },
+            method: HARTransfers.finalMethod(result), url: result.redirects.last?.location ?? result.url,
+            httpVersion: "HTTP/\(result.response?.httpVersion ?? "1.1")",
+            cookies: HARTransfers.requestCookies(sent.headers), headers: sent.headers.map { .init(name: $0.name, value: $0.value) },
             queryString: queryString(result.url),
             postData: sent.body.map { .init(mimeType: contentType, text: $0.encoding == "utf8" ? $0.data : "", params: []) },
             headersSize: -1, bodySize: sent.bodySize)
@@ -39,7 +44,8 @@ public enum HARReport {
         if let r = result.response {
             let mimeType = r.headers.last(named: "content-type") ?? ""
             response = HAR.Response(
-                status: r.status, statusText: r.reasonPhrase, httpVersion: "HTTP/\(r.httpVersion)", cookies: [],
+                status: r.status, statusText: r.reasonPhrase, httpVersion: "HTTP/\(r.httpVersion)",
+                cookies: HARTransfers.responseCookies(r.headers),
                 headers: r.headers.map { .init(name: $0.name, value: $0.value, valueBase64: $0.valueBase64) },
                 content: .init(size: r.bodySize, mimeType: mimeType, text: r.body.data,
                                encoding: r.body.encoding == "base64" ? "base64" : nil,
@@ -52,7 +58,7 @@ public enum HARReport {
                                     content: .init(size: 0, mimeType: "", text: nil, encoding: nil, comment: nil),
                                     redirectURL: "", headersSize: -1, bodySize: -1, comment: result.error?.message)
         }
-        return HAR.Entry(startedDateTime: result.startedAt ?? "", time: ms(t.total), request: request, response: response,
+        return HAR.Entry(pageref: pageref, startedDateTime: HARTransfers.finalStart(result), time: ms(t.total), request: request, response: response,
                          cache: .init(), timings: timings, serverIPAddress: result.response?.remoteAddress,
                          comment: result.name, resourceType: result.webSocket == nil ? nil : "websocket",
                          webSocketMessages: result.webSocket.map { webSocketMessages($0, startedAt: result.startedAt) })
@@ -70,7 +76,7 @@ public enum HARReport {
         }
     }
 
-    private static func queryString(_ url: String) -> [HAR.NameValue] {
+    static func queryString(_ url: String) -> [HAR.NameValue] {
         guard let components = URLComponents(string: url) else { return [] }
         // HAR's queryString holds decoded names and values (the URL keeps the encoded form).
         return (components.queryItems ?? []).map { .init(name: $0.name, value: $0.value ?? "") }
@@ -82,11 +88,29 @@ public enum HARReport {
         struct Log: Encodable {
             var version: String
             var creator: Creator
-            var pages: [String]
+            var pages: [Page]
             var entries: [Entry]
             var comment: String
         }
         struct Creator: Encodable { var name: String; var version: String }
+        struct Page: Encodable {
+            var startedDateTime: String
+            var id: String
+            var title: String
+            var pageTimings: PageTimings
+        }
+        /// Not measured (no browser events): -1, as HAR 1.2 says.
+        struct PageTimings: Encodable { var onContentLoad = -1; var onLoad = -1 }
+        /// HAR's cookie object; nil fields are left out.
+        struct Cookie: Encodable, Equatable {
+            var name: String
+            var value: String
+            var path: String? = nil
+            var domain: String? = nil
+            var expires: String? = nil
+            var httpOnly: Bool? = nil
+            var secure: Bool? = nil
+        }
         struct NameValue: Encodable {
             var name: String
             var value: String
@@ -97,6 +121,7 @@ public enum HARReport {
             enum CodingKeys: String, CodingKey { case name, value, valueBase64 = "_valueBase64" }
         }
         struct Entry: Encodable {
+            var pageref: String
             var startedDateTime: String
             var time: Double
             var request: Request
@@ -109,7 +134,7 @@ public enum HARReport {
             var webSocketMessages: [WebSocketMessage]? = nil
 
             enum CodingKeys: String, CodingKey {
-                case startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
+                case pageref, startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
                 case resourceType = "_resourceType", webSocketMessages = "_webSocketMessages"
             }
         }
@@ -124,7 +149,7 @@ public enum HARReport {
             var method: String
             var url: String
             var httpVersion: String
-            var cookies: [NameValue]
+            var cookies: [Cookie]
             var headers: [NameValue]
             var queryString: [NameValue]
             var postData: PostData?
@@ -136,7 +161,7 @@ public enum HARReport {
             var status: Int
             var statusText: String
             var httpVersion: String
-            var cookies: [NameValue]
+            var cookies: [Cookie]
             var headers: [NameValue]
             var content: Content
             var redirectURL: String

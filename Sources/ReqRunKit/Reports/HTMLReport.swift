@@ -1,13 +1,17 @@
 import Foundation
 
-/// A run as one self-contained HTML page (no scripts, no outside files): a summary, then each request with
-/// its status, expectations (expected vs. actual) and captures, and a timing waterfall drawn from the
-/// recorded phases (DNS, connect, TLS, waiting, receiving), placed on the run's time line. A WebSocket
-/// request's conversation follows its checks, one line per frame (`WebSocketConversationHTML`).
+/// A run as one self-contained HTML page (no outside files; one small inline script for the filter): a
+/// summary, a "failures only" filter, then the requests grouped by collection and group, each a `<details>`
+/// (open when it failed) with its status, time, size and a waterfall bar, and inside it the expectations
+/// (expected vs. actual), captures, redirect hops, and the request's and response's header fields and content
+/// (`HTMLRequestDetails`), a WebSocket request's conversation one line per frame
+/// (`WebSocketConversationHTML`). The waterfall's time axis is logarithmic (`position`), so one slow request does not
+/// squash the others into slivers. Counts that are zero are not coloured; the layout wraps on a narrow window.
 public enum HTMLReport {
     public static func render(_ record: RunRecord) -> String {
         let s = record.summary
         let verdict = s.failed + s.errors == 0 ? "passed" : "failed"
+        let count = { (n: Int, word: String, style: String) in "<span class=\"\(n > 0 ? style : "zero")\">\(n) \(word)</span>" }
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -16,41 +20,55 @@ public enum HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>reqrun run \(XMLText.escape(record.id))</title>
             <style>
-            body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #1d1d1f; }
-            h1 { font-size: 1.4em; } .muted { color: #6e6e73; }
+            body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em; color: #1d1d1f; max-width: 1200px; }
+            h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin: 1.4em 0 .4em; } h4 { margin: .8em 0 .2em; }
+            .muted, .zero { color: #6e6e73; }
             .summary span { display: inline-block; margin-right: 1.5em; font-weight: 600; }
-            .passed { color: #1a7f37; } .failed, .error { color: #cf222e; } .skipped { color: #6e6e73; }
-            table { border-collapse: collapse; width: 100%; margin-top: 1em; }
-            th, td { text-align: left; padding: .35em .6em; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
-            .url { word-break: break-all; font-family: ui-monospace, monospace; font-size: 12px; }
-            ul.checks { margin: .2em 0; padding-left: 1.2em; } ul.checks li { font-size: 12px; }
-            .bar { position: relative; height: 12px; min-width: 240px; background: #f5f5f7; }
-            .bar span { position: absolute; top: 0; height: 12px; }
+            .passed, .ok { color: #1a7f37; } .failed, .error, .bad { color: #cf222e; } .skipped { color: #6e6e73; }
+            details { border-bottom: 1px solid #e5e5ea; padding: .3em 0; }
+            summary { display: flex; flex-wrap: wrap; gap: .2em .8em; align-items: center; cursor: pointer; }
+            summary .name { font-weight: 600; min-width: 10em; } summary .url { flex: 1 1 16em; }
+            .url, code, pre { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+            pre { white-space: pre-wrap; background: #f5f5f7; padding: .5em; margin: .2em 0; }
+            table.checks { border-collapse: collapse; } table.checks td, table.checks th { text-align: left; padding: .15em .5em; vertical-align: top; }
+            .bar { position: relative; height: 10px; flex: 0 1 240px; min-width: 120px; background: #f5f5f7; }
+            .bar span { position: absolute; top: 0; height: 10px; }
             .dns { background: #8e8ee0; } .connect { background: #f0a030; } .tls { background: #b060d0; }
             .wait { background: #30a060; } .receive { background: #3080e0; }
             .legend span { display: inline-block; width: 10px; height: 10px; margin: 0 .3em 0 1em; }
             \(WebSocketConversationHTML.style)
+            body.failures-only details[data-state=passed], body.failures-only details[data-state=skipped] { display: none; }
+            @media (max-width: 600px) { body { margin: .6em; } .bar { flex-basis: 100%; } }
             </style>
             </head>
             <body>
             <h1>reqrun run \(XMLText.escape(record.id)) <span class="\(verdict)">\(verdict)</span></h1>
             <p class="muted">\(XMLText.escape(record.startedAt)) → \(XMLText.escape(record.endedAt)) · selection: \(XMLText.escape(record.selection.mode))\(record.environment.map { " · environment: " + XMLText.escape($0) } ?? "") · reqrun \(XMLText.escape(record.reqrunVersion))</p>
-            <p class="summary"><span>\(s.total) requests</span><span class="passed">\(s.passed) passed</span><span class="failed">\(s.failed) failed</span><span class="error">\(s.errors) error\(s.errors == 1 ? "" : "s")</span><span class="skipped">\(s.skipped) skipped</span></p>
-            <p class="legend muted">waterfall:<span class="dns"></span>DNS<span class="connect"></span>connect<span class="tls"></span>TLS<span class="wait"></span>waiting<span class="receive"></span>receiving</p>
-            <table>
-            <thead><tr><th>#</th><th>request</th><th>status</th><th>time</th><th>checks</th><th>waterfall</th></tr></thead>
-            <tbody>
+            <p class="summary"><span>\(s.total) requests</span>\(count(s.passed, "passed", "passed"))\(count(s.failed, "failed", "failed"))\(count(s.errors, s.errors == 1 ? "error" : "errors", "error"))\(count(s.skipped, "skipped", "skipped"))\(s.notRun > 0 ? count(s.notRun, "not run", "skipped") : "")</p>
+            <p><label><input type="checkbox" id="failures-only" onchange="document.body.classList.toggle('failures-only', this.checked)"> show only failures</label></p>
+            <p class="legend muted">waterfall (log time axis, 0 to \(String(format: "%.1f ms", Double(span(record)) / 1000))):<span class="dns"></span>DNS<span class="connect"></span>connect<span class="tls"></span>TLS<span class="wait"></span>waiting<span class="receive"></span>receiving</p>
 
             """
-        let span = max(record.results.map { Double(($0.startOffset ?? 0) + ($0.timings?.total ?? 0)) }.max() ?? 1, 1)
+        let span = Double(span(record))
+        var heading: [String]?
         for result in record.results {
-            html += row(result, offset: Double(result.startOffset ?? 0), span: span)
+            let path = [result.collection] + result.groupPath
+            if path != heading {
+                heading = path
+                html += "<h2>\(XMLText.escape(path.joined(separator: " › ")))</h2>\n"
+            }
+            html += row(result, span: span)
         }
-        html += "</tbody>\n</table>\n</body>\n</html>\n"
+        html += "</body>\n</html>\n"
         return html
     }
 
-    private static func row(_ result: RequestResult, offset: Double, span: Double) -> String {
+    /// Microseconds from the run's start to the end of its last transfer (at least 1).
+    static func span(_ record: RunRecord) -> Int {
+        max(record.results.map { ($0.startOffset ?? 0) + ($0.timings?.total ?? 0) }.max() ?? 1, 1)
+    }
+
+    private static func row(_ result: RequestResult, span: Double) -> String {
         let state: String
         switch result.outcome {
         case .response: state = result.passed ? "passed" : "failed"
@@ -58,29 +76,26 @@ public enum HTMLReport {
         default: state = "error"
         }
         let status = result.response.map { "\($0.status)" } ?? (result.outcome == .skipped ? "skipped" : result.outcome == .notRun ? "not run" : "—")
-        var checks = result.expectations.map { e in
-            "<li class=\"\(e.passed ? "passed" : "failed")\">\(e.passed ? "✓" : "✗") \(XMLText.escape(e.description))"
-                + (e.passed ? "" : e.kind != nil ? " — \(XMLText.escape(e.actual))"
-                   : " — expected \(XMLText.escape(e.expected)), actual \(XMLText.escape(e.actual))") + "</li>"
-        }
-        checks += result.captures.map { c in
-            c.error.map { "<li class=\"failed\">✗ \(XMLText.escape($0))</li>" }
-                ?? "<li class=\"passed\">✓ captured \(XMLText.escape(c.variable))</li>"
-        }
-        if let error = result.error { checks.append("<li class=\"\(state)\">\(XMLText.escape(error.message))</li>") }
         let time = result.timings.map { String(format: "%.1f ms", Double($0.total) / 1000) } ?? ""
-        return "<tr class=\"\(state)\"><td>\(result.index)</td><td><strong>\(XMLText.escape(result.name))</strong><br>"
-            + "<span class=\"muted\">\(XMLText.escape(([result.collection] + result.groupPath).joined(separator: " › ")))</span></td>"
-            + "<td class=\"\(state)\">\(status)</td><td>\(time)</td>"
-            + "<td><span class=\"muted\">\(XMLText.escape(result.method))</span> <span class=\"url\">\(XMLText.escape(result.url))</span>"
-            + (checks.isEmpty ? "" : "<ul class=\"checks\">\(checks.joined())</ul>")
-            + (result.webSocket.map(WebSocketConversationHTML.render) ?? "") + "</td>"
-            + "<td>\(waterfall(result.timings, offset: offset, span: span))</td></tr>\n"
+        let size = result.response.map { "\($0.bodySize) B" } ?? ""
+        return "<details data-state=\"\(state)\"\(state == "failed" || state == "error" ? " open" : "")><summary>"
+            + "<span class=\"\(state)\">\(state == "passed" ? "✓" : state == "skipped" ? "–" : "✗")</span>"
+            + "<span class=\"name\">\(XMLText.escape(result.name))</span>"
+            + "<span class=\"muted\">\(XMLText.escape(result.method))</span><span class=\"\(state)\">\(status)</span>"
+            + "<span>\(time)</span><span class=\"muted\">\(size)</span><span class=\"url\">\(XMLText.escape(result.url))</span>"
+            + waterfall(result.timings, offset: Double(result.startOffset ?? 0), span: span)
+            + "</summary>\n" + HTMLRequestDetails.render(result) + (result.webSocket.map(WebSocketConversationHTML.render) ?? "") + "</details>\n"
     }
 
-    /// Bars for each phase, as percentages of the run's span, so rows line up on one time line.
+    /// Where `microseconds` falls on the time axis, in percent: log(1 + t) over log(1 + span), with t in
+    /// tenths of a millisecond, so 1 ms and 10 s both stay visible.
+    static func position(_ microseconds: Double, span: Double) -> Double {
+        log1p(max(0, microseconds) / 100) / log1p(span / 100) * 100
+    }
+
+    /// Bars for each phase on the run's (logarithmic) time line, so rows line up.
     private static func waterfall(_ timings: Timings?, offset: Double, span: Double) -> String {
-        guard let t = timings else { return "" }
+        guard let t = timings else { return "<div class=\"bar\"></div>" }
         let tlsEnd = t.appconnect > 0 ? t.appconnect : t.connect
         let phases: [(String, Int, Int)] = [
             ("dns", 0, t.namelookup), ("connect", t.namelookup, max(t.namelookup, t.connect)),
@@ -89,8 +104,8 @@ public enum HTMLReport {
         ]
         var bars = ""
         for (name, from, to) in phases where to > from {
-            let left = (offset + Double(from)) / span * 100
-            let width = max(0.3, Double(to - from) / span * 100)
+            let left = position(offset + Double(from), span: span)
+            let width = max(0.5, position(offset + Double(to), span: span) - left)
             bars += String(format: "<span class=\"%@\" style=\"left:%.2f%%;width:%.2f%%\" title=\"%@ %.1f ms\"></span>",
                            name, left, width, name, Double(to - from) / 1000)
         }

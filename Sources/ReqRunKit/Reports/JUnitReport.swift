@@ -4,7 +4,11 @@ import Foundation
 ///
 /// One `testsuite` per group path (`Collection/Group/Sub`), one `testcase` per request: `name` is the
 /// request's name (with ` (2)`, ` (3)`… for repeats in the same suite, so names are stable between runs),
-/// `classname` is the collection and group names joined by dots, `time` is seconds. A failed expectation or
+/// `classname` is the collection and group names joined by dots, each name's own dots written as `․` (U+2024 ONE
+/// DOT LEADER) so that a CI server that splits a classname at its last dot into package and class (Jenkins,
+/// GitLab) keeps `httpbin.org` whole; `time` is seconds. The file is valid against `junit-10.xsd` (the
+/// Surefire schema Jenkins' xUnit plugin and pytest use): `testsuites` carries only name, tests, failures,
+/// errors and time. A failed expectation or
 /// capture is a `failure` (message: what was expected and what came); a request not sent or without a
 /// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`. Each assertion of a
 /// Postman script (`pm.test`, `tests[…]`) is a `testcase` of its own after its request's, named after the test,
@@ -25,7 +29,7 @@ public enum JUnitReport {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let all = ScriptCounts(record.results)
         xml += "<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total + all.tests)\" failures=\"\(summary.failed + all.adjustment)\" "
-            + "errors=\"\(summary.errors)\" skipped=\"\(summary.skipped + summary.notRun)\" time=\"\(seconds(record.results))\" timestamp=\"\(timestamp)\">\n"
+            + "errors=\"\(summary.errors)\" time=\"\(seconds(record.results))\">\n"
         for (index, suite) in suites.enumerated() {
             let counts = RunSummary(suite.results), scripts = ScriptCounts(suite.results)
             xml += "  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total + scripts.tests)\" "
@@ -35,14 +39,14 @@ public enum JUnitReport {
             for result in suite.results {
                 seen[result.name, default: 0] += 1
                 let name = seen[result.name]! == 1 ? result.name : "\(result.name) (\(seen[result.name]!))"
-                let classname = ([result.collection] + result.groupPath).joined(separator: ".")
+                let classname = className([result.collection] + result.groupPath)
                 xml += "    <testcase name=\"\(XMLText.escape(name))\" classname=\"\(XMLText.escape(classname))\" "
                     + "time=\"\(seconds([result]))\">\n"
                 xml += body(result)
                 xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
                 xml += "    </testcase>\n"
                 for assertion in result.expectations where assertion.kind != nil {
-                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description))\" classname=\"\(XMLText.escape(classname + "." + result.name))\" time=\"0.000\">\n"
+                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description))\" classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
                     if assertion.kind == "script-skipped" {
                         xml += "      <skipped/>\n"
                     } else if !assertion.passed {
@@ -55,6 +59,11 @@ public enum JUnitReport {
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
+    }
+
+    /// Names joined by `.`, the dots inside each written as `․` (U+2024), so the last dot is the last join.
+    static func className(_ names: [String]) -> String {
+        names.map { $0.replacingOccurrences(of: ".", with: "\u{2024}") }.joined(separator: ".")
     }
 
     private static func body(_ result: RequestResult) -> String {
