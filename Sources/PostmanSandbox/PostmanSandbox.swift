@@ -65,7 +65,7 @@ public final class PostmanSandbox: RequestScripting {
 
     private func run(_ scripts: [Script], event: Script.Event, request: Request, response: ResponseView?, context: ScriptContext,
                      variables: inout ScriptVariables, changes: inout SandboxOutput?) -> ScriptOutcome {
-        let collectionBase = context.collectionValues, environmentBase = context.environmentValues
+        let collectionBase = context.collectionValues, environmentBase = context.environmentValues, globalsBase = context.globalValues
         // A request's first event starts from a clean global object.
         var input = SandboxInput(fresh: event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest }, event: event)
         input.request(name: context.requestName, id: context.requestID ?? "", method: request.method, url: request.url,
@@ -74,8 +74,9 @@ public final class PostmanSandbox: RequestScripting {
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
                            body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
         }
+        input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData)
         input.scopes([
-            ("globals", variables.globals),
+            ("globals", globalsBase.merging(variables.globals) { $1 }),
             ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),
             ("environment", environmentBase.merging(variables.environment) { $1 }),
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
@@ -121,7 +122,7 @@ public final class PostmanSandbox: RequestScripting {
         outcome.console = output.console
         outcome.skipRequest = output.skip
         // Only what differs from the files' values is kept: those stay in their own layers.
-        variables.globals = output.scopes["globals"] ?? [:]
+        variables.globals = Self.changed(output.scopes["globals"] ?? [:], from: globalsBase)
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)
         variables.environment = Self.changed(output.scopes["environment"] ?? [:], from: environmentBase)
         variables.local = output.scopes["local"] ?? [:]

@@ -50,7 +50,7 @@ enum RunCommand {
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection, .fileRoot,
-        ],
+        ] + RunIterations.options,
         positional: .init(name: "GROUP", help: "Groups whose requests to run (name, Parent/Child path, id or id prefix).",
                           repeating: true, optional: true),
         examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org",
@@ -83,6 +83,7 @@ enum RunCommand {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
         let scriptTimeLimit = try RunScripting.timeLimit(arguments.value("--script-timeout"), command: command.spec)
+        let runData = try RunIterations.runData(arguments, command: command.spec)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
             for report in reports { try report.createFolder() }
@@ -141,8 +142,10 @@ enum RunCommand {
         // Before older records are pruned: a sandbox that cannot start loses nothing.
         let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
         if arguments.flag("--dry-run") {
-            return try DryRunOutput.run(references, RunConfiguration(selection: selection, environment: environment, overrides: overrides,
-                processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets")),
+            var dryRun = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+                                          processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
+            dryRun.runData = runData
+            return try DryRunOutput.run(references, dryRun,
                 scripting: scripting, json: arguments.flag("--json"), terminal)
         }
         if references.isEmpty {
@@ -151,12 +154,14 @@ enum RunCommand {
                 : arguments.flag("--expanded") ? "No visible requests: expand a group with 'reqrun expand GROUP'."
                 : "No requests selected.")
         }
-        let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
+        var configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                              processEnvironment: processEnvironment, options: options,
                                              showSecrets: arguments.flag("--show-secrets"), redirects: redirects,
                                              retries: try count(arguments.value("--retry"), option: "--retry") ?? 0,
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
+        configuration.runData = runData
+        let headings = IterationHeadings(count: runData.count)
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
         // record therefore leaves one record fewer than the limit.
@@ -167,6 +172,7 @@ enum RunCommand {
         Interruption.install()
         let started = Date()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
+            if let heading = headings.heading(before: result) { terminal.line(terminal.styled(heading, .bold)) }
             terminal.line(ResultLines.lines(result, terminal))
         }
         let record = run.record
@@ -196,7 +202,7 @@ enum RunCommand {
                 reportFailed = true
             }
         }
-        reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, arguments, terminal) || reportFailed
+        reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }

@@ -23,6 +23,8 @@ public struct RunConfiguration: Sendable {
     public var bail: Bool
     /// `--parallel N`: how many requests may be in flight at once (1: one after another).
     public var parallel: Int
+    /// `--iterations`, `--iteration-data`, `--globals` (Newman's `-n`, `-d`, `-g`).
+    public var runData = RunData()
 
     public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
                 processEnvironment: ProcessEnvironment = .empty, options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,

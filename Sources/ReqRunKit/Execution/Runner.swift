@@ -18,6 +18,10 @@ public enum Runner {
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
                            scripting: RequestScripting? = nil,
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> CompletedRun {
+        // Each iteration (`--iterations`, `--iteration-data`) runs the selection again: iteration i is positions
+        // i × count ..< (i + 1) × count.
+        let selection = references
+        let references = configuration.runData.count == 1 ? selection : Array(repeating: selection, count: configuration.runData.count).flatMap { $0 }
         let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets,
                                       inBackground: configuration.parallel > 1, onResult: onResult)
         var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting)
@@ -25,7 +29,7 @@ public enum Runner {
         scheduler.run()
         let captured = scheduler.captured
         // Secret variables whose values scripts changed are masked with their new values too.
-        let secretNames = configuration.environment?.layer.secretNames ?? []
+        let secretNames = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
         let scriptSecrets = [scheduler.scriptVariables.globals, scheduler.scriptVariables.environment, scheduler.scriptVariables.local]
             .flatMap { values in secretNames.compactMap { values[$0] } }
         let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets)
@@ -170,7 +174,14 @@ private struct Scheduler {
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
+        self.perIteration = max(1, references.count / configuration.runData.count)
     }
+
+    /// How many requests one iteration has (the selection's size).
+    let perIteration: Int
+
+    /// The iteration (from 0) of the request at `position`.
+    func iteration(_ position: Int) -> Int { position / perIteration }
 
     mutating func run() {
         while reported < references.count {
@@ -233,6 +244,7 @@ private struct Scheduler {
                              groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: reference.request.url, outcome: .notRun,
                              error: ResultError(message: reason))
+            .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
 
     private func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
@@ -240,6 +252,7 @@ private struct Scheduler {
         return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                              groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: url, outcome: outcome, error: error)
+            .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
 
     /// Prepares the request; a request that cannot be prepared is finished at once.
@@ -445,11 +458,12 @@ private struct Scheduler {
     /// The variable layers of the request at `position`, with the values scripts set so far.
     private func scope(_ position: Int, fileLayers: [VariableLayer]) -> VariableScope {
         Runner.scope(fileLayers: fileLayers, configuration, captured: captured,
-                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex)
+                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex,
+                     iteration: iteration(position))
     }
 
     private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
-        Runner.scriptContext(references[position], configuration, captured: captured)
+        Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
     }
 
     /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.

@@ -148,6 +148,9 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var attempts: Int = 1
     /// What its scripts wrote with `console.*`, in order; nil when nothing.
     public var console: [String]?
+    /// The iteration it belongs to, from 0 (`pm.info.iteration`), in runs with `--iterations` or
+    /// `--iteration-data`; nil otherwise.
+    public var iteration: Int?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

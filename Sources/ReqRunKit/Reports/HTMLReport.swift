@@ -68,7 +68,8 @@ public enum HTMLReport {
         if let error = result.error { checks.append("<li class=\"\(state)\">\(XMLText.escape(error.message))</li>") }
         let time = result.timings.map { String(format: "%.1f ms", Double($0.total) / 1000) } ?? ""
         return "<tr class=\"\(state)\"><td>\(result.index)</td><td><strong>\(XMLText.escape(result.name))</strong><br>"
-            + "<span class=\"muted\">\(XMLText.escape(([result.collection] + result.groupPath).joined(separator: " › ")))</span></td>"
+            + "<span class=\"muted\">\(XMLText.escape(([result.collection] + result.groupPath).joined(separator: " › ")))"
+            + (result.iteration.map { " · iteration \($0 + 1)" } ?? "") + "</span></td>"
             + "<td class=\"\(state)\">\(status)</td><td>\(time)</td>"
             + "<td><span class=\"muted\">\(XMLText.escape(result.method))</span> <span class=\"url\">\(XMLText.escape(result.url))</span>"
             + (checks.isEmpty ? "" : "<ul class=\"checks\">\(checks.joined())</ul>") + "</td>"

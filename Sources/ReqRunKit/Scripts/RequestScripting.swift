@@ -27,6 +27,12 @@ public struct ScriptContext: Sendable {
     public var groupValues: [String: String]
     public var environmentValues: [String: String]
     public var upperValues: [String: String]
+    /// `pm.info.iteration` (from 0) and `iterationCount`; the iteration's data row (`pm.iterationData`,
+    /// `data`); the globals file's values (`--globals`), under what scripts set in `pm.globals`.
+    public var iteration = 0
+    public var iterationCount = 1
+    public var iterationData: [Variable] = []
+    public var globalValues: [String: String] = [:]
 
     public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
                 groupValues: [String: String], environmentValues: [String: String], upperValues: [String: String]) {
@@ -37,6 +43,16 @@ public struct ScriptContext: Sendable {
         self.groupValues = groupValues
         self.environmentValues = environmentValues
         self.upperValues = upperValues
+    }
+
+    /// This context in `iteration` of a run with `data`.
+    public func iteration(_ iteration: Int, of data: RunData) -> ScriptContext {
+        var context = self
+        context.iteration = iteration
+        context.iterationCount = data.count
+        context.iterationData = data.row(iteration)
+        context.globalValues = data.globalValues
+        return context
     }
 }
 
