@@ -121,6 +121,7 @@ public final class PostmanSandbox: RequestScripting {
         outcome.assertions = output.assertions
         outcome.console = output.console
         outcome.skipRequest = output.skip
+        if output.nextSet { outcome.nextRequest = output.next.map(NextRequest.request) ?? .stop }
         // Only what differs from the files' values is kept: those stay in their own layers.
         variables.globals = Self.changed(output.scopes["globals"] ?? [:], from: globalsBase)
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)

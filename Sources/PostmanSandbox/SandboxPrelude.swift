@@ -533,6 +533,13 @@ enum SandboxPrelude {
   }
   define('require', require);
 
+  // postman.setNextRequest / pm.execution.setNextRequest: a request's name or id, or null to stop; the last
+  // call of the request's scripts wins (postman-runtime).
+  function setNextRequest(next) {
+    state.next = { value: next === null || next === undefined ? null : String(next) };
+  }
+  legacy.setNextRequest = setNextRequest;
+
   var baseline = null;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
@@ -568,8 +575,7 @@ enum SandboxPrelude {
         request: state.request,
         response: state.response,
         iterationData: iterationData,
-        // Only skipRequest so far (flow control comes with setNextRequest).
-        execution: { skipRequest: function () { state.skip = true; } },
+        execution: { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest },
         info: { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
                 requestName: input.request.name, requestId: input.request.id }
       };
@@ -624,7 +630,9 @@ enum SandboxPrelude {
         url: state.changed.url ? state.requestData.url : null,
         headers: state.changed.headers ? state.requestData.headers : null,
         body: state.changed.body ? state.requestData.body.raw : null,
-        skip: state.skip === true
+        skip: state.skip === true,
+        next: state.next ? state.next.value : null,
+        nextSet: !!state.next
       });
     }
   };

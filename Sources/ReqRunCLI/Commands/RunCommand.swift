@@ -15,7 +15,7 @@ enum RunCommand {
             (wss://, ftp://, file://) are recorded as skipped and do not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
-            or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
+            or got no response, a script failed or --max-requests stopped the run (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
             143 SIGTERM (the run record is still written).
             """,
         options: [
@@ -161,6 +161,7 @@ enum RunCommand {
                                              delayMilliseconds: try count(arguments.value("--delay"), option: "--delay") ?? 0,
                                              bail: arguments.flag("--bail"), parallel: parallel)
         configuration.runData = runData
+        configuration.maxRequests = try count(arguments.value("--max-requests"), option: "--max-requests")
         let headings = IterationHeadings(count: runData.count)
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
@@ -206,6 +207,10 @@ enum RunCommand {
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
+        if let limit = run.requestLimitReached {
+            terminal.error(limit)
+            return .requestError
+        }
         if record.summary.errors > 0 { return .requestError }
         if record.summary.failed > 0 { return .expectationFailed }
         return reportFailed ? .ioError : .success

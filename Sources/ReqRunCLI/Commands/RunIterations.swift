@@ -8,6 +8,7 @@ enum RunIterations {
         .init(name: "--iteration-data", valueName: "FILE", help: "Run the selection once per row of FILE (CSV with a header row, or a JSON array of objects)."),
         .init(name: "--iterations", valueName: "N", help: "Run the selection N times (default: one per data row, else 1)."),
         .init(name: "--globals", valueName: "FILE", help: "Start pm.globals from FILE (a Postman globals export), the lowest variable layer."),
+        .init(name: "--max-requests", valueName: "N", help: "Send at most N requests in the run, then stop with exit 3 (default: 10000 when a script calls setNextRequest; 0: none)."),
     ]
 
     /// The options' values; files are read relative to the current directory.

@@ -83,6 +83,9 @@ public struct ScriptOutcome: Sendable, Equatable {
     /// A pre-request script called `pm.execution.skipRequest()`: the request is not sent (Postman's meaning);
     /// the request's later scripts did not run.
     public var skipRequest = false
+    /// `postman.setNextRequest(…)` / `pm.execution.setNextRequest(…)` (the last call): where the run goes
+    /// after this request (`Runner`, Newman's semantics); nil when not called.
+    public var nextRequest: NextRequest?
 
     public init(assertions: [ScriptAssertion] = [], console: [String] = [], error: String? = nil) {
         self.assertions = assertions
@@ -109,4 +112,12 @@ public struct ScriptAssertion: Sendable, Equatable {
         self.error = error
         self.place = place
     }
+}
+
+/// Where `setNextRequest` sends the run after the current request.
+public enum NextRequest: Sendable, Equatable {
+    /// A request of the selection, by id or name (`setNextRequest('Login')`).
+    case request(String)
+    /// `setNextRequest(null)`: the iteration stops.
+    case stop
 }
