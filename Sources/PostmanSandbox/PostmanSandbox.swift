@@ -13,6 +13,8 @@ public final class PostmanSandbox: RequestScripting {
     public static let chaiPath = "/usr/share/javascript/chai/chai.js"
     /// `--script-timeout`'s default, in seconds.
     public static let defaultTimeLimit = 5.0
+    /// How much the process may grow while one script runs before it is stopped: 256 MiB (`ScriptWatchdog`).
+    public static let defaultMemoryLimit = 256 << 20
 
     private let engine: JavaScriptEngine
     /// Modules already defined in the context (`SandboxModules`).
@@ -20,10 +22,12 @@ public final class PostmanSandbox: RequestScripting {
     private let begin, enter, leave, end: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
-    /// - Parameter timeLimit: seconds each script may run (0: no limit).
+    /// - Parameters:
+    ///   - timeLimit: seconds each script may run (0: no limit).
+    ///   - memoryLimit: bytes the process may grow by while one script runs (0: no bound).
     /// - Throws: `SandboxError.unavailable` when JavaScriptCore or chai cannot be loaded.
-    public init(timeLimit: Double = PostmanSandbox.defaultTimeLimit) throws(SandboxError) {
-        engine = try JavaScriptEngine(timeLimit: timeLimit)
+    public init(timeLimit: Double = PostmanSandbox.defaultTimeLimit, memoryLimit: Int = PostmanSandbox.defaultMemoryLimit) throws(SandboxError) {
+        engine = try JavaScriptEngine(timeLimit: timeLimit, memoryLimit: memoryLimit)
         guard let chai = FileManager.default.contents(atPath: Self.chaiPath) else {
             throw .unavailable("cannot read \(Self.chaiPath): scripts need Debian's libjs-chai (chai's expect)")
         }
@@ -109,7 +113,7 @@ public final class PostmanSandbox: RequestScripting {
                 result = .failure(error)
             }
             if case .failure(let failure) = result {
-                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit)
+                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
                 break
             }
             engine.call(leave.function, arguments: [])
@@ -132,7 +136,10 @@ public final class PostmanSandbox: RequestScripting {
     }
 
     /// `collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`; the time limit in words.
-    static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double) -> String {
+    static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double, memoryLimit: Int) -> String {
+        if failure.outOfMemory {
+            return "\(script.place): the script used more than \(memoryLimit >> 20) MiB of memory and was stopped"
+        }
         if failure.timedOut {
             return "\(script.place): the script ran for more than \(timeLimit.formatted()) s and was stopped (--script-timeout)"
         }
