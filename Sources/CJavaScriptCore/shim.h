@@ -24,7 +24,7 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, doub
     X(JSValueProtect) X(JSValueUnprotect) X(JSValueIsObject) X(JSValueIsUndefined) X(JSValueToObject) \
     X(JSValueToStringCopy) X(JSValueToNumber) X(JSValueMakeString) X(JSValueMakeUndefined) \
     X(JSStringCreateWithUTF8CString) X(JSStringRelease) X(JSStringGetMaximumUTF8CStringSize) \
-    X(JSStringGetUTF8CString)
+    X(JSStringGetUTF8CString) X(JSGarbageCollect)
 
 #define RR_JSC_FIELD(name) __typeof__(&name) name;
 /// The C API's functions, resolved from the library at run time.

@@ -20,9 +20,10 @@ final class JavaScriptEngine {
     private var compiled: [String: JSObjectRef] = [:]
     /// How many lines `JSObjectMakeFunction` puts before the body (measured once, so positions are the script's).
     private var lineOffset = 0
-    /// Set by the time-limit callback.
-    private let timedOut = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-    let timeLimit: Double
+    /// Decides in the time-limit callback whether a call has run or allocated too much.
+    private let watchdog: ScriptWatchdog
+    var timeLimit: Double { watchdog.timeLimit }
+    var memoryLimit: Int { watchdog.memoryLimit }
 
     /// A thrown JavaScript value: its text (`TypeError: …`) and where, in the script's own lines.
     struct Failure: Error {
@@ -30,34 +31,42 @@ final class JavaScriptEngine {
         var line: Int?
         var column: Int?
         var timedOut: Bool
+        /// Stopped by the memory bound (`ScriptWatchdog`).
+        var outOfMemory = false
     }
 
     /// - Throws: `SandboxError.unavailable` when the library cannot be loaded.
-    init(timeLimit: Double) throws(SandboxError) {
+    /// - Parameter memoryLimit: bytes the process may grow by during one call (0: no bound).
+    init(timeLimit: Double, memoryLimit: Int) throws(SandboxError) {
         if let error = rr_jsc_load(Self.library, &api) {
             throw .unavailable("cannot load \(Self.library) (\(String(cString: error))): scripts need Debian's libjavascriptcoregtk-4.1-0")
         }
-        self.timeLimit = timeLimit
+        watchdog = ScriptWatchdog(timeLimit: timeLimit, memoryLimit: memoryLimit)
         group = api.JSContextGroupCreate()!
         context = api.JSGlobalContextCreateInGroup(group, nil)!
-        timedOut.initialize(to: false)
-        if timeLimit > 0 {
-            api.JSContextGroupSetExecutionTimeLimit(group, timeLimit, { _, flag in
-                flag?.assumingMemoryBound(to: Bool.self).pointee = true
-                return true
-            }, UnsafeMutableRawPointer(timedOut))
-        }
+        if timeLimit > 0 || memoryLimit > 0 { armWatchdog() }
         // The probe throws on its first line: whatever is reported beyond 1 is the wrapper's.
         if case .failure(let failure) = call(try? compile("null.x", name: "probe"), arguments: []), let line = failure.line {
             lineOffset = line - 1
         }
     }
 
+    /// Asks for the time-limit callback in `ScriptWatchdog.slice` seconds. JSC calls it once per limit: to be
+    /// called again, the callback sets the limit again before returning false (as WebKit's own
+    /// testExecutionTimeLimit does).
+    private func armWatchdog() {
+        api.JSContextGroupSetExecutionTimeLimit(group, ScriptWatchdog.slice, { _, info in
+            let engine = Unmanaged<JavaScriptEngine>.fromOpaque(info!).takeUnretainedValue()
+            if engine.watchdog.shouldStop() { return true }
+            engine.armWatchdog()
+            return false
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
     deinit {
         for function in compiled.values { api.JSValueUnprotect(context, function) }
         api.JSGlobalContextRelease(context)
         api.JSContextGroupRelease(group)
-        timedOut.deallocate()
     }
 
     /// How many distinct script texts have been compiled in this context.
@@ -68,7 +77,7 @@ final class JavaScriptEngine {
         let script = string(source), url = string(name)
         defer { api.JSStringRelease(script); api.JSStringRelease(url) }
         var exception: JSValueRef?
-        timedOut.pointee = false
+        watchdog.arm()
         _ = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
         if let exception { throw failure(exception) }
     }
@@ -98,7 +107,7 @@ final class JavaScriptEngine {
             return api.JSValueMakeString(context, s)
         }
         var exception: JSValueRef?
-        timedOut.pointee = false
+        watchdog.arm()
         let result = values.withUnsafeBufferPointer { buffer in
             api.JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
         }
@@ -121,16 +130,16 @@ final class JavaScriptEngine {
     }
 
     private func failure(_ exception: JSValueRef?) -> Failure {
-        let wasTimedOut = timedOut.pointee
-        timedOut.pointee = false
-        guard let exception else { return Failure(message: "unknown error", timedOut: wasTimedOut) }
+        let reason = watchdog.take()
+        if reason == .memory { api.JSGarbageCollect(context) }
+        guard let exception else { return Failure(message: "unknown error", timedOut: reason == .time, outOfMemory: reason == .memory) }
         var line: Int?, column: Int?
         if api.JSValueIsObject(context, exception) {
             let object = api.JSValueToObject(context, exception, nil)
             line = number(property(object, "line")).map { $0 - lineOffset }
             column = number(property(object, "column"))
         }
-        return Failure(message: text(exception), line: line, column: column, timedOut: wasTimedOut)
+        return Failure(message: text(exception), line: line, column: column, timedOut: reason == .time, outOfMemory: reason == .memory)
     }
 
     private func number(_ value: JSValueRef?) -> Int? {

@@ -13,6 +13,8 @@ public final class PostmanSandbox: RequestScripting {
     public static let chaiPath = "/usr/share/javascript/chai/chai.js"
     /// `--script-timeout`'s default, in seconds.
     public static let defaultTimeLimit = 5.0
+    /// How much the process may grow while one script runs before it is stopped: 256 MiB (`ScriptWatchdog`).
+    public static let defaultMemoryLimit = 256 << 20
 
     private let engine: JavaScriptEngine
     /// Modules already defined in the context (`SandboxModules`).
@@ -20,10 +22,12 @@ public final class PostmanSandbox: RequestScripting {
     private let begin, enter, leave, end: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
-    /// - Parameter timeLimit: seconds each script may run (0: no limit).
+    /// - Parameters:
+    ///   - timeLimit: seconds each script may run (0: no limit).
+    ///   - memoryLimit: bytes the process may grow by while one script runs (0: no bound).
     /// - Throws: `SandboxError.unavailable` when JavaScriptCore or chai cannot be loaded.
-    public init(timeLimit: Double = PostmanSandbox.defaultTimeLimit) throws(SandboxError) {
-        engine = try JavaScriptEngine(timeLimit: timeLimit)
+    public init(timeLimit: Double = PostmanSandbox.defaultTimeLimit, memoryLimit: Int = PostmanSandbox.defaultMemoryLimit) throws(SandboxError) {
+        engine = try JavaScriptEngine(timeLimit: timeLimit, memoryLimit: memoryLimit)
         guard let chai = FileManager.default.contents(atPath: Self.chaiPath) else {
             throw .unavailable("cannot read \(Self.chaiPath): scripts need Debian's libjs-chai (chai's expect)")
         }
@@ -65,7 +69,7 @@ public final class PostmanSandbox: RequestScripting {
 
     private func run(_ scripts: [Script], event: Script.Event, request: Request, response: ResponseView?, context: ScriptContext,
                      variables: inout ScriptVariables, changes: inout SandboxOutput?) -> ScriptOutcome {
-        let collectionBase = context.collectionValues, environmentBase = context.environmentValues
+        let collectionBase = context.collectionValues, environmentBase = context.environmentValues, globalsBase = context.globalValues
         // A request's first event starts from a clean global object.
         var input = SandboxInput(fresh: event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest }, event: event)
         input.request(name: context.requestName, id: context.requestID ?? "", method: request.method, url: request.url,
@@ -74,8 +78,9 @@ public final class PostmanSandbox: RequestScripting {
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
                            body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
         }
+        input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData)
         input.scopes([
-            ("globals", variables.globals),
+            ("globals", globalsBase.merging(variables.globals) { $1 }),
             ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),
             ("environment", environmentBase.merging(variables.environment) { $1 }),
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
@@ -108,7 +113,7 @@ public final class PostmanSandbox: RequestScripting {
                 result = .failure(error)
             }
             if case .failure(let failure) = result {
-                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit)
+                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
                 break
             }
             engine.call(leave.function, arguments: [])
@@ -120,8 +125,9 @@ public final class PostmanSandbox: RequestScripting {
         outcome.assertions = output.assertions
         outcome.console = output.console
         outcome.skipRequest = output.skip
+        if output.nextSet { outcome.nextRequest = output.next.map(NextRequest.request) ?? .stop }
         // Only what differs from the files' values is kept: those stay in their own layers.
-        variables.globals = output.scopes["globals"] ?? [:]
+        variables.globals = Self.changed(output.scopes["globals"] ?? [:], from: globalsBase)
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)
         variables.environment = Self.changed(output.scopes["environment"] ?? [:], from: environmentBase)
         variables.local = output.scopes["local"] ?? [:]
@@ -130,7 +136,10 @@ public final class PostmanSandbox: RequestScripting {
     }
 
     /// `collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`; the time limit in words.
-    static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double) -> String {
+    static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double, memoryLimit: Int) -> String {
+        if failure.outOfMemory {
+            return "\(script.place): the script used more than \(memoryLimit >> 20) MiB of memory and was stopped"
+        }
         if failure.timedOut {
             return "\(script.place): the script ran for more than \(timeLimit.formatted()) s and was stopped (--script-timeout)"
         }

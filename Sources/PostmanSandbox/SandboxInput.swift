@@ -4,7 +4,8 @@ import ReqRunKit
 /// dictionaries took a fifth of a 300-request scripted run's time: perf).
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
-/// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "scopes": {NAME: {…}}}`.
+/// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"},
+/// "data": [{"key", "value"}], "scopes": {NAME: {…}}}`.
 struct SandboxInput {
     private var text = "{"
 
@@ -49,6 +50,12 @@ struct SandboxInput {
         text += ",\"responseTime\":\(responseTime),\"responseSize\":\(responseSize)}"
     }
 
+    /// `"info": {"iteration", "iterationCount"}` and the data row as `"data": [{"key", "value"}]` (in column order).
+    mutating func iteration(_ iteration: Int, of count: Int, data: [Variable]) {
+        text += ",\"info\":{\"iteration\":\(iteration),\"iterationCount\":\(count)},\"data\":"
+        appendPairs(data.map { ($0.name, $0.value) })
+    }
+
     /// `scopes`, each name → values.
     mutating func scopes(_ scopes: [(String, [String: String])]) {
         text += ",\"scopes\":{"
@@ -69,13 +76,16 @@ struct SandboxInput {
 
     consuming func finish() -> String { text + "}" }
 
-    private mutating func append(_ headers: [HeaderField]) {
+    private mutating func append(_ headers: [HeaderField]) { appendPairs(headers.map { ($0.name, $0.value) }) }
+
+    /// `[{"key", "value"}]`.
+    private mutating func appendPairs(_ pairs: [(String, String)]) {
         text += "["
-        for (index, header) in headers.enumerated() {
+        for (index, (key, value)) in pairs.enumerated() {
             text += index > 0 ? ",{\"key\":" : "{\"key\":"
-            JSONNode.appendQuoted(header.name, to: &text)
+            JSONNode.appendQuoted(key, to: &text)
             text += ",\"value\":"
-            JSONNode.appendQuoted(header.value, to: &text)
+            JSONNode.appendQuoted(value, to: &text)
             text += "}"
         }
         text += "]"

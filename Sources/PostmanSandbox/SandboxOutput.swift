@@ -2,7 +2,8 @@ import ReqRunKit
 
 /// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
 /// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
-/// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool}`.
+/// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool, "nextSet": bool,
+/// "next": string or null}`.
 struct SandboxOutput {
     var assertions: [ScriptAssertion] = []
     var console: [String] = []
@@ -15,6 +16,9 @@ struct SandboxOutput {
     var body: String?
     /// `pm.execution.skipRequest()` was called.
     var skip = false
+    /// `setNextRequest` was called (`next`: its name or id, nil for `null`).
+    var nextSet = false
+    var next: String?
 
     /// Nil when `text` is not the JSON `end` writes.
     init?(_ text: String) {
@@ -36,6 +40,8 @@ struct SandboxOutput {
             case "url": url = member.value.string
             case "body": body = member.value.string
             case "skip": skip = member.value.bool ?? false
+            case "nextSet": nextSet = member.value.bool ?? false
+            case "next": next = member.value.string
             case "headers":
                 guard case .array(let items) = member.value.value else { continue }
                 headers = items.compactMap { item in

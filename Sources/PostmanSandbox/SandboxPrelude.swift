@@ -43,7 +43,7 @@ enum SandboxPrelude {
     };
   }
   // pm.variables: every scope, local highest (Newman: globals < collection < environment < data < local).
-  var order = ['local', 'upper', 'environment', 'groups', 'collection', 'globals'];
+  var order = ['local', 'upper', 'data', 'environment', 'groups', 'collection', 'globals'];
   function lookup(key) {
     for (var i = 0; i < order.length; i++) {
       var values = state.scopes[order[i]];
@@ -479,10 +479,12 @@ enum SandboxPrelude {
   }
   define('atob', atob);
   define('btoa', btoa);
-  // No data files yet: one iteration with an empty data row.
+  // The iteration's data row (--iteration-data), read only as in postman-sandbox.
   var iterationData = {
-    get: function () { return undefined; }, has: function () { return false; },
-    toObject: function () { return {}; }, toJSON: function () { return {}; },
+    get: function (key) { return own(state.scopes.data, key) ? state.scopes.data[key] : undefined; },
+    has: function (key) { return own(state.scopes.data, key); },
+    toObject: function () { return Object.assign({}, state.scopes.data); },
+    toJSON: function () { return Object.assign({}, state.scopes.data); },
     replaceIn: function (template) { return replaceIn(template); }
   };
   legacy.getResponseCookie = function (name) {
@@ -531,6 +533,13 @@ enum SandboxPrelude {
   }
   define('require', require);
 
+  // postman.setNextRequest / pm.execution.setNextRequest: a request's name or id, or null to stop; the last
+  // call of the request's scripts wins (postman-runtime).
+  function setNextRequest(next) {
+    state.next = { value: next === null || next === undefined ? null : String(next) };
+  }
+  legacy.setNextRequest = setNextRequest;
+
   var baseline = null;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
@@ -549,6 +558,9 @@ enum SandboxPrelude {
         });
       }
       restoreTypes(input.scopes);
+      input.scopes.data = {};
+      (input.data || []).forEach(function (pair) { input.scopes.data[pair.key] = pair.value; });
+      var info = input.info || { iteration: 0, iterationCount: 1 };
       state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
       state.request = makeRequest(input.request);
       state.requestData = input.request;
@@ -563,9 +575,9 @@ enum SandboxPrelude {
         request: state.request,
         response: state.response,
         iterationData: iterationData,
-        // Only skipRequest so far (flow control comes with setNextRequest).
-        execution: { skipRequest: function () { state.skip = true; } },
-        info: { eventName: input.event, iteration: 0, iterationCount: 1, requestName: input.request.name, requestId: input.request.id }
+        execution: { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest },
+        info: { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
+                requestName: input.request.name, requestId: input.request.id }
       };
       define('pm', pm);
       define('postman', legacy);
@@ -575,9 +587,9 @@ enum SandboxPrelude {
                           headers: state.request.headers.toObject() });
       define('environment', Object.assign({}, input.scopes.environment));
       define('globals', Object.assign({}, input.scopes.globals));
-      define('data', {});
+      define('data', Object.assign({}, input.scopes.data));
       Object.keys(globals).forEach(function (name) { define(name, require(globals[name])); });
-      define('iteration', 0);
+      define('iteration', info.iteration);
       if (!input.response) {
         ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });
       } else {
@@ -618,7 +630,9 @@ enum SandboxPrelude {
         url: state.changed.url ? state.requestData.url : null,
         headers: state.changed.headers ? state.requestData.headers : null,
         body: state.changed.body ? state.requestData.body.raw : null,
-        skip: state.skip === true
+        skip: state.skip === true,
+        next: state.next ? state.next.value : null,
+        nextSet: !!state.next
       });
     }
   };

@@ -102,6 +102,26 @@ import ReqRunKit
         #expect(legacy.assertions.map(\.passed) == [true], "\(legacy)")
     }
 
+    @Test func aScriptThatAllocatesWithoutEndIsStoppedByTheMemoryBound() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 60, memoryLimit: 64 << 20)
+        var variables = ScriptVariables()
+        let started = ContinuousClock.now
+        let outcome = test(sandbox, ["var kept = []; for (var i = 0; i < 600; i++) kept.push(new Array(1 << 17).fill(kept.length));"], variables: &variables)
+        #expect(outcome.error == "c.json: item[0].event[0] (test): the script used more than 64 MiB of memory and was stopped")
+        #expect(ContinuousClock.now - started < .seconds(30))
+        // (Bounded at about 600 MiB, so a broken bound fails here rather than exhausting the machine.)
+        // The context goes on: the next script runs, and so does the time limit's own check.
+        let next = test(sandbox, ["pm.test('after', () => pm.expect(1 + 1).to.equal(2));"], variables: &variables)
+        #expect(next.error == nil && next.assertions.map(\.passed) == [true])
+    }
+
+    @Test func aLoopIsStoppedByTheTimeLimitWhileTheMemoryBoundWatches() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 0.2)
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, ["for (;;) {}"], variables: &variables)
+        #expect(outcome.error == "c.json: item[0].event[0] (test): the script ran for more than 0.2 s and was stopped (--script-timeout)")
+    }
+
     @Test func theTimeLimitCanBeTurnedOffAndAThrownStringIsReportedWithoutPosition() throws {
         let sandbox = try PostmanSandbox(timeLimit: 0)
         var variables = ScriptVariables()

@@ -47,7 +47,7 @@ import TestSupport
         #expect(output.status == 0)
         #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts: test; 1 status check translated]"))
         #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script (1 test), run by 'reqrun run' (pre-request scripts also by --dry-run); "
-                + "1 status check translated into expectations for 'reqrun import': pm.response.to.have.status(200) ×1; 'reqrun list' marks the requests that had scripts\n")
+                + "1 status check translated into expectations (shown by 'reqrun list'; a run checks the scripts themselves): pm.response.to.have.status(200) ×1; 'reqrun list' marks the requests that had scripts\n")
         let json = try ReqRunBinary.run(["list", "--all", "--json"], in: dir.url)
         let tree = try JSONDecoder().decode(OutlineTree.self, from: Data(json.stdout.utf8))
         #expect(tree.collections[0].groups.map(\.name) == ["Items", "Shop"])

@@ -72,9 +72,6 @@ enum ImportCommand {
         if result.movedRequests > 0 {
             terminal.warning("\(result.movedRequests) request(s) that followed a subfolder now come before it (the native format lists a group's requests first)")
         }
-        if result.requestsWithScripts > 0 {
-            terminal.warning("the scripts of \(result.requestsWithScripts) request(s) are not written (the native format has no scripts yet)")
-        }
         if source.deletingLastPathComponent().path == target.deletingLastPathComponent().path {
             terminal.warning("\(source.lastPathComponent) defines the same groups as \(target.lastPathComponent): move one out of \(target.deletingLastPathComponent().path)/, since group ids must be unique in a workspace")
         }

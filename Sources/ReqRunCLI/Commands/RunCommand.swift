@@ -18,8 +18,9 @@ enum RunCommand {
             other schemes (ftp://, file://) are recorded as skipped and do not fail the run.
 
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
-            or got no response (wins over 1), 2 bad input, 64 usage, 74 a file could not be written, 130 Ctrl-C and
-            143 SIGTERM (the run record is still written); a selection with no request is 2 unless --allow-empty.
+            or got no response, a script failed or --max-requests stopped the run (wins over 1), 2 bad input, 64
+            usage, 74 a file could not be written, 130 Ctrl-C and 143 SIGTERM (the run record is still written); a
+            selection with no request is 2 unless --allow-empty.
             """,
         options: [
             .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
@@ -44,7 +45,7 @@ enum RunCommand {
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection, .fileRoot,
-        ],
+        ] + RunIterations.options,
         positional: .init(name: "NAME", help: "Groups, collections or requests to run (groups first: see the README).",
                           repeating: true, optional: true),
         examples: ["reqrun run --expanded --var httpbin=http://127.0.0.1:8080", "reqrun run httpbin.org",
@@ -79,6 +80,7 @@ enum RunCommand {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
         let scriptTimeLimit = try RunScripting.timeLimit(arguments.value("--script-timeout"), command: command.spec)
+        let runData = try RunIterations.runData(arguments, command: command.spec)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
             for report in reports { try report.createFolder() }
@@ -121,6 +123,7 @@ enum RunCommand {
         if arguments.flag("--dry-run") {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
+            planned.runData = runData
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
@@ -148,6 +151,8 @@ enum RunCommand {
             configuration.poll = PollPolicy(count: times, intervalMilliseconds: try TransferOptions.count(arguments.value("--retry-interval"), option: "--retry-interval", command.spec)
                                             ?? PollPolicy.defaultIntervalMilliseconds)
         }
+        configuration.runData = runData
+        configuration.maxRequests = try TransferOptions.count(arguments.value("--max-requests"), option: "--max-requests", command.spec)
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
         // record therefore leaves one record fewer than the limit.
@@ -156,7 +161,7 @@ enum RunCommand {
         let pruning = DispatchGroup()
         DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
-        let console = RunConsole(references, terminal, detail: detail)
+        let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
         let started = Date()
         console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
@@ -191,10 +196,14 @@ enum RunCommand {
                 reportFailed = true
             }
         }
-        reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, arguments, terminal) || reportFailed
+        reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
+        if let limit = run.requestLimitReached {
+            terminal.error(limit)
+            return .requestError
+        }
         if record.summary.errors > 0 { return .requestError }
         if record.summary.failed > 0 { return .expectationFailed }
         return reportFailed ? .ioError : .success

@@ -16,11 +16,11 @@ enum RunScripting {
 
     /// Writes `--export-environment` and `--export-globals` (mode 0600: they may hold secrets), each tried;
     /// false when one could not be written (said on stderr).
-    static func export(_ variables: ScriptVariables, environment: Environment?, _ arguments: ParsedArguments, _ terminal: Terminal) -> Bool {
+    static func export(_ variables: ScriptVariables, environment: Environment?, globals: Environment?, _ arguments: ParsedArguments, _ terminal: Terminal) -> Bool {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         var ok = true
         for (option, bytes) in [("--export-environment", { PostmanVariablesExport.environment(environment, scripts: variables) }),
-                                ("--export-globals", { PostmanVariablesExport.globals(variables) })] {
+                                ("--export-globals", { PostmanVariablesExport.globals(variables, file: globals) })] {
             guard let path = arguments.value(option) else { continue }
             do {
                 try UserFile.write(bytes(), toPath: URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL.path, mode: 0o600)

@@ -39,10 +39,15 @@ final class RunConsole: @unchecked Sendable {
     /// `OPTIONS`, the widest method in RFC 9110's list.
     static let methodWidth = 7
 
-    init(_ references: [RequestReference], _ terminal: Terminal, detail: ConsoleDetail) {
+    /// `Iteration 2/3` before the first result of each iteration of an iterated run.
+    private let iterationHeadings: IterationHeadings
+
+    /// - Parameter iterations: how many times the selection runs (`--iterations`, `--iteration-data`).
+    init(_ references: [RequestReference], _ terminal: Terminal, detail: ConsoleDetail, iterations: Int = 1) {
         self.terminal = terminal
         self.detail = detail
-        total = references.count
+        iterationHeadings = IterationHeadings(count: iterations)
+        total = references.count * max(1, iterations)
         nameWidth = min(Self.maxNameWidth, references.map { Terminal.sanitized($0.request.name).count }.max() ?? 0)
     }
 
@@ -69,6 +74,10 @@ final class RunConsole: @unchecked Sendable {
         }
         if detail == .quiet, !result.isFailure { redraw(); return }
         var text = eraseProgress()
+        if let iteration = iterationHeadings.heading(before: result) {
+            text += terminal.styled(iteration, .bold) + "\n"
+            heading = nil
+        }
         let path = [result.collection] + result.groupPath
         if path != heading {
             if heading != nil { text += "\n" }

@@ -32,6 +32,13 @@ public struct RunConfiguration: Sendable {
     /// Values captured by earlier recorded runs, for variables no layer defines and no request of this
     /// command captures first (`EarlierCaptures`): a literal layer just under this run's own captures.
     public var carriedCaptures: VariableLayer?
+    /// `--iterations`, `--iteration-data`, `--globals` (Newman's `-n`, `-d`, `-g`).
+    public var runData = RunData()
+    /// `--max-requests N`: the most requests a run sends (0: none); nil: `defaultMaxRequests` when a script
+    /// calls `setNextRequest`, else no bound.
+    public var maxRequests: Int?
+    /// The bound on requests sent in a run with `setNextRequest`, against endless loops.
+    public static let defaultMaxRequests = 10_000
 
     public init(selection: RunSelection, environment: Environment? = nil, overrides: [String: String] = [:],
                 processEnvironment: ProcessEnvironment = .empty, options: ExecutorOptions = ExecutorOptions(), showSecrets: Bool = false,

@@ -18,14 +18,23 @@ public enum Runner {
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
                            scripting: RequestScripting? = nil,
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> CompletedRun {
+        // Each iteration (`--iterations`, `--iteration-data`) runs the selection again: iteration i is positions
+        // i × count ..< (i + 1) × count.
+        let selection = references
+        // With setNextRequest the requests are chosen as the run goes (`FlowControl`), one at a time.
+        let flow = scripting != nil && FlowControl.isUsed(in: selection) ? FlowControl(selection: selection, iterations: configuration.runData.count) : nil
+        var configuration = configuration
+        if flow != nil { configuration.parallel = 1 }
+        let references = flow.map { flow in flow.first.map { [flow.selection[$0.index]] } ?? [] }
+            ?? (configuration.runData.count == 1 ? selection : Array(repeating: selection, count: configuration.runData.count).flatMap { $0 })
         let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets,
                                       inBackground: configuration.parallel > 1, onResult: onResult)
-        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting)
+        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting, flow: flow)
         let started = scheduler.runStart
         scheduler.run()
         let captured = scheduler.captured
         // Secret variables whose values scripts changed are masked with their new values too.
-        let secretNames = configuration.environment?.layer.secretNames ?? []
+        let secretNames = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
         let scriptSecrets = [scheduler.scriptVariables.globals, scheduler.scriptVariables.environment, scheduler.scriptVariables.local]
             .flatMap { values in secretNames.compactMap { values[$0] } }
         let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets)
@@ -34,7 +43,8 @@ public enum Runner {
                                workspace: workspace.root.path, environment: configuration.environment?.name,
                                selection: configuration.selection, results: results)
         return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables,
-                            capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), record: record))
+                            capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), record: record),
+                            requestLimitReached: scheduler.limitReached ? scheduler.limitMessage : nil)
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -116,6 +126,8 @@ public struct CompletedRun: Sendable {
     public var scriptVariables = ScriptVariables()
     /// The run's captured values as captured (not masked), for `CaptureStore`.
     public var capturedValues: [CapturedValue] = []
+    /// Set when `--max-requests` kept a request from being sent: the message (the run then exits 3).
+    public var requestLimitReached: String?
 }
 
 /// One request on its way: prepared, possibly redirected or retried.
@@ -143,9 +155,10 @@ private struct Job {
 /// The run loop: starts requests whose dependencies are done, up to `parallel` at a time, and finishes
 /// them as their transfers complete.
 private struct Scheduler {
-    let references: [RequestReference]
+    /// Grows as the run goes with `setNextRequest` (`flow`).
+    var references: [RequestReference]
     let configuration: RunConfiguration
-    let dependencies: [Set<Int>]
+    var dependencies: [Set<Int>]
     /// Whether any request captures a variable (then results are finished before the next request starts).
     let hasCaptures: Bool
     /// Whether any request may be sent again until it passes (its result is only known after `finish`).
@@ -181,17 +194,43 @@ private struct Scheduler {
     /// What scripts have set so far.
     var scriptVariables = ScriptVariables()
 
-    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?) {
+    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
+         flow: FlowControl?) {
         self.scripting = scripting
+        self.flow = flow
+        self.steps = flow?.first.map { [$0] } ?? []
+        let bound = configuration.maxRequests ?? (flow != nil ? RunConfiguration.defaultMaxRequests : 0)
+        self.maxRequests = bound > 0 ? bound : nil
         self.references = references
         self.configuration = configuration
         self.pipeline = pipeline
         self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
+        self.hasCaptures = flow != nil || references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
         self.results = Array(repeating: nil, count: references.count)
         self.secrets = Array(repeating: [], count: references.count)
         self.notStarted = Array(references.indices)
+        let perIteration = max(1, references.count / configuration.runData.count)
+        self.iterations = flow != nil ? references.map { _ in 0 } : references.indices.map { $0 / perIteration }
+    }
+
+    /// The iteration (from 0) of each position.
+    var iterations: [Int]
+    /// With `setNextRequest`: where each position is in the selection, and what its scripts asked.
+    let flow: FlowControl?
+    var steps: [FlowControl.Step]
+    var nextRequests: [Int: NextRequest] = [:]
+    /// `--max-requests` (default `RunConfiguration.defaultMaxRequests` with `setNextRequest`): requests sent so
+    /// far, and whether one was kept from being sent.
+    let maxRequests: Int?
+    var sent = 0
+    var limitReached = false
+
+    /// The iteration (from 0) of the request at `position`.
+    func iteration(_ position: Int) -> Int { iterations[position] }
+
+    var limitMessage: String {
+        "--max-requests \(maxRequests ?? 0) reached: \(sent) requests were sent\(flow != nil ? " (a setNextRequest loop?)" : "")"
     }
 
     mutating func run() {
@@ -217,6 +256,7 @@ private struct Scheduler {
             if let reason = stopReason {
                 notStarted.remove(at: index)
                 results[position] = notRun(position, reason)
+                if maxRequests.map({ sent >= $0 }) ?? false { limitReached = true }
                 continue
             }
             guard dependencies[position].allSatisfy({ $0 < reported || results[$0] != nil }) else {
@@ -249,12 +289,14 @@ private struct Scheduler {
         }
         if let reason = stopReason {
             for position in notStarted { results[position] = notRun(position, reason) }
+            if !notStarted.isEmpty, maxRequests.map({ sent >= $0 }) ?? false { limitReached = true }
             notStarted = []
         }
     }
 
     private var stopReason: String? {
         if Interruption.requested { return "not run: the run was \(Interruption.reason)" }
+        if let maxRequests, sent >= maxRequests { return "not run: " + limitMessage }
         return stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
     }
 
@@ -264,6 +306,7 @@ private struct Scheduler {
                              groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: reference.request.url, outcome: .notRun,
                              error: ResultError(message: reason))
+            .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
 
     private func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
@@ -271,6 +314,7 @@ private struct Scheduler {
         return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                              groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
                              method: reference.request.method, url: url, outcome: outcome, error: error)
+            .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
 
     /// Prepares the request; a request that cannot be prepared is finished at once.
@@ -286,6 +330,7 @@ private struct Scheduler {
         if let scripting, !preRequestScripts.isEmpty {
             preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
                                               variables: &scriptVariables)
+            if let next = preRequest.nextRequest { nextRequests[position] = next }
             scope = self.scope(position, fileLayers: layers)
             if preRequest.error != nil || preRequest.skipRequest {
                 let message = preRequest.error ?? "a pre-request script called pm.execution.skipRequest()"
@@ -331,6 +376,7 @@ private struct Scheduler {
                 executor = HTTPExecutor(options: options)
                 usedLibcurl = true
             }
+            sent += 1
             executor!.start(prepared, inspectBody: needsBody, tag: position)
         }
     }
@@ -506,6 +552,7 @@ private struct Scheduler {
             if let scripting, !testScripts.isEmpty {
                 let outcome = scripting.test(testScripts, request: request, response: view, context: scriptContext(position, job.scope),
                                              variables: &scriptVariables)
+                if let next = outcome.nextRequest { nextRequests[position] = next }
                 Self.record(job.preRequest, in: &result)
                 Self.record(outcome, in: &result)
                 if let error = outcome.error {
@@ -523,11 +570,12 @@ private struct Scheduler {
     /// The variable layers of the request at `position`, with the values scripts set so far.
     private func scope(_ position: Int, fileLayers: [VariableLayer]) -> VariableScope {
         Runner.scope(fileLayers: fileLayers, configuration, captured: captured,
-                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex)
+                     scripts: scripting == nil ? nil : scriptVariables, collectionKey: references[position].collectionIndex,
+                     iteration: iteration(position))
     }
 
     private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
-        Runner.scriptContext(references[position], configuration, captured: captured)
+        Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
     }
 
     /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
@@ -546,6 +594,21 @@ private struct Scheduler {
         results[position] = result
         self.secrets[position] = secrets + runSecrets
         if configuration.bail, result.isFailure, stoppedBy == nil { stoppedBy = result }
+        if let flow, position == references.count - 1 { follow(flow, after: position) }
+    }
+
+    /// With `setNextRequest`: adds the request that comes after `position` (`FlowControl.after`).
+    private mutating func follow(_ flow: FlowControl, after position: Int) {
+        let (step, warning) = flow.after(steps[position], next: nextRequests.removeValue(forKey: position))
+        if let warning { results[position]!.console = (results[position]!.console ?? []) + [warning] }
+        guard let step else { return }
+        references.append(flow.selection[step.index])
+        steps.append(step)
+        iterations.append(step.iteration)
+        results.append(nil)
+        secrets.append([])
+        dependencies.append([])
+        notStarted.append(references.count - 1)
     }
 
     /// Hands finished results to the pipeline in list order.

@@ -5,8 +5,16 @@ extension Runner {
     /// in Newman's precedence (globals < collection < environment < data < local), all literal:
     /// `globals (script)` below everything, `collection (script)` just above the collection's variables,
     /// `environment (script)` just above the environment (below `--var`), `pm.variables` on top.
+    /// The data row of `iteration` and the globals file come in too (`RunData.apply`).
     static func scope(fileLayers: [VariableLayer], _ configuration: RunConfiguration, captured: VariableLayer,
-                      scripts: ScriptVariables?, collectionKey: Int) -> VariableScope {
+                      scripts: ScriptVariables?, collectionKey: Int, iteration: Int = 0) -> VariableScope {
+        var scope = scriptScope(fileLayers: fileLayers, configuration, captured: captured, scripts: scripts, collectionKey: collectionKey)
+        configuration.runData.apply(to: &scope, iteration: iteration)
+        return scope
+    }
+
+    private static func scriptScope(fileLayers: [VariableLayer], _ configuration: RunConfiguration, captured: VariableLayer,
+                                    scripts: ScriptVariables?, collectionKey: Int) -> VariableScope {
         guard let scripts else { return scope(fileLayers: fileLayers, configuration, captured: captured) }
         var layers = fileLayers
         layers.insert(VariableLayer(source: "collection (script)", values: scripts.collections[collectionKey] ?? [:], isLiteral: true),
@@ -21,7 +29,8 @@ extension Runner {
     }
 
     /// What the scripts of `reference` see of its variables besides what scripts set.
-    static func scriptContext(_ reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer) -> ScriptContext {
+    static func scriptContext(_ reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer,
+                              iteration: Int = 0) -> ScriptContext {
         var groupValues: [String: String] = [:]
         for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
         var upper = configuration.overrides
@@ -32,5 +41,6 @@ extension Runner {
                              environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
                                                            uniquingKeysWith: { $1 }),
                              upperValues: upper)
+            .iteration(iteration, of: configuration.runData)
     }
 }

@@ -19,6 +19,8 @@ public struct RequestCollection: Sendable, Equatable {
     /// What loading noticed but did not refuse (e.g. how many scripts a Postman collection has); the
     /// CLI prints each on stderr as a warning.
     public var warnings: [String]
+    /// The collection's own scripts (native `scripts`, Postman `event`); every request's `eventScripts` starts with them.
+    public var scripts: [Script] = []
 
     public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], auth: Auth? = nil, groups: [RequestGroup],
                 warnings: [String] = []) {
@@ -65,6 +67,8 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     /// folder may list a request after a subfolder): one entry per item, the n-th `.request` standing for
     /// `requests[n]`. Nil in the native format: the requests, then the nested groups.
     public var itemOrder: [ItemKind]?
+    /// The group's own scripts; the `eventScripts` of the requests below it hold them after the outer ones.
+    public var scripts: [Script] = []
 
     /// What stands at one place of a group's items.
     public enum ItemKind: Sendable, Equatable {

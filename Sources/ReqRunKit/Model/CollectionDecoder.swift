@@ -47,13 +47,16 @@ public enum CollectionDecoder {
     private static func decodeNative(_ root: JSONNode, file: String, fileName: String,
                                      baseDirectory: FileScope, concurrently: Bool) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
-        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "groups"])
+        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "scripts", "groups"])
         let name = try reader.requiredString("name")
         let id = try reader.optionalString("id")
         let variables = try decodeVariables(reader)
+        let scripts = try NativeScripts.decode(reader, base: baseDirectory)
         let groups = try decodeTopGroups(try reader.optionalElements("groups"), concurrently: concurrently,
-                                         file: file, fileName: fileName, base: baseDirectory)
-        return RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
+                                         file: file, fileName: fileName, base: baseDirectory, inherited: scripts)
+        var collection = RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
+        collection.scripts = scripts
+        return collection
     }
 
     /// Decodes the top-level groups in order; `concurrently`, the first half on this thread while another
@@ -61,7 +64,7 @@ public enum CollectionDecoder {
     /// first error in file order is the one thrown, as when decoding in order. (Decoding was half of
     /// `list --all --json` on 100,000 requests, and a machine has a second core.)
     private static func decodeTopGroups(_ elements: FieldElements, concurrently: Bool, file: String, fileName: String,
-                                        base: FileScope) throws(InputError) -> [RequestGroup] {
+                                        base: FileScope, inherited: [Script]) throws(InputError) -> [RequestGroup] {
         let count = elements.items.count
         @Sendable func decode(_ range: Range<Int>) -> Result<[RequestGroup], InputError> {
             var groups: [RequestGroup] = []
@@ -69,7 +72,7 @@ public enum CollectionDecoder {
             for i in range {
                 do throws(InputError) {
                     groups.append(try decodeGroup(elements.items[i], path: FieldPath(array: elements.arrayPath, index: i),
-                                                  parents: [], file: file, fileName: fileName, base: base))
+                                                  parents: [], file: file, fileName: fileName, base: base, inherited: inherited))
                 } catch {
                     return .failure(error)
                 }
@@ -104,10 +107,11 @@ public enum CollectionDecoder {
     }
 
     /// The fields a group may have (one array for the whole run rather than a literal per group).
-    private static let groupKeys: FieldNames = ["id", "name", "description", "variables", "auth", "requests", "groups"]
+    private static let groupKeys: FieldNames = ["id", "name", "description", "variables", "auth", "scripts", "requests", "groups"]
 
+    /// - Parameter inherited: the scripts of the collection and the groups above, outer first.
     private static func decodeGroup(_ node: JSONNode, path: FieldPath, parents: [String], file: String,
-                                    fileName: String, base: FileScope) throws(InputError) -> RequestGroup {
+                                    fileName: String, base: FileScope, inherited: [Script]) throws(InputError) -> RequestGroup {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(groupKeys)
         guard parents.count < maximumGroupDepth else {
@@ -131,28 +135,33 @@ public enum CollectionDecoder {
             id = GroupID.derived(fileName: fileName, groupPath: namePath)
             derived = true
         }
+        let scripts = try NativeScripts.decode(reader, base: base)
+        let below = inherited + scripts
         let requestElements = try reader.optionalElements("requests")
         // Reserved: growing by doubling copied each (large) Request about twice, 2 % of `list --all --json`.
         var requests: [Request] = []
         requests.reserveCapacity(requestElements.items.count)
         for (child, childPath) in requestElements {
-            requests.append(try decodeRequest(child, path: childPath, file: file, base: base))
+            requests.append(try decodeRequest(child, path: childPath, file: file, base: base, inherited: below))
         }
         var groups: [RequestGroup] = []
         for (child, childPath) in try reader.optionalElements("groups") {
-            groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName, base: base))
+            groups.append(try decodeGroup(child, path: childPath, parents: namePath, file: file, fileName: fileName, base: base, inherited: below))
         }
-        return RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
-                            auth: try AuthDecoder.decode(reader),
-                            requests: requests, groups: groups, location: node.location)
+        var group = RequestGroup(id: id, idIsDerived: derived, name: name, variables: try decodeVariables(reader),
+                                 auth: try AuthDecoder.decode(reader),
+                                 requests: requests, groups: groups, location: node.location)
+        group.scripts = scripts
+        return group
     }
 
     /// The fields a request may have (one array for the whole run rather than a literal per request).
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
-                                      "bodyFile", "graphql", "auth", "expect", "capture", "timeout", "followRedirects", "maxRedirects",
+                                      "bodyFile", "graphql", "auth", "expect", "capture", "scripts", "timeout", "followRedirects", "maxRedirects",
                                       "messages", "retry"]
 
-    private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope) throws(InputError) -> Request {
+    private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope,
+                                      inherited: [Script]) throws(InputError) -> Request {
         let reader = try FieldReader(file: file, node: node, path: path)
         try reader.rejectUnknownKeys(requestKeys)
         let url = try reader.requiredString("url")
@@ -168,6 +177,10 @@ public enum CollectionDecoder {
                        timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
                        maxRedirects: try decodeCount(reader, "maxRedirects"), messages: try WebSocketStepDecoder.decode(reader, base: base))
         request.poll = try decodePoll(reader)
+        let scripts = try NativeScripts.decode(reader, base: base)
+        request.eventScripts = inherited + scripts
+        // `list` marks a request's own scripts (`[scripts: …]`).
+        if !scripts.isEmpty { request.scripts = SkippedScripts(events: scripts.map(\.event.rawValue)) }
         return request
     }
 

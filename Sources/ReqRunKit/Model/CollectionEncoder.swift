@@ -11,7 +11,8 @@ public enum CollectionEncoder {
         if let id = collection.id { members.append(("id", .string(id))) }
         if !collection.variables.isEmpty { members.append(("variables", variables(collection.variables))) }
         if let auth = collection.auth { members.append(("auth", encode(auth))) }
-        members.append(("groups", .array(collection.groups.map(encode))))
+        if let scripts = NativeScripts.encode(collection.scripts) { members.append(("scripts", scripts)) }
+        members.append(("groups", .array(collection.groups.map { encode($0, inherited: collection.scripts.count) })))
         var out = ""
         Value.object(members).write(to: &out, indent: "")
         return out + "\n"
@@ -56,17 +57,21 @@ public enum CollectionEncoder {
         .object(variables.map { ($0.name, .string($0.value)) })
     }
 
-    private static func encode(_ group: RequestGroup) -> Value {
+    /// - Parameter inherited: how many scripts the collection and the groups above have (the first ones of
+    ///   each request's `eventScripts`, not written again).
+    private static func encode(_ group: RequestGroup, inherited: Int) -> Value {
         var members: [(String, Value)] = [("name", .string(group.name))]
         if !group.idIsDerived { members.append(("id", .string(group.id.lowercasedText))) }
         if !group.variables.isEmpty { members.append(("variables", variables(group.variables))) }
         if let auth = group.auth { members.append(("auth", encode(auth))) }
-        if !group.requests.isEmpty { members.append(("requests", .array(group.requests.map(encode)))) }
-        if !group.groups.isEmpty { members.append(("groups", .array(group.groups.map(encode)))) }
+        if let scripts = NativeScripts.encode(group.scripts) { members.append(("scripts", scripts)) }
+        let below = inherited + group.scripts.count
+        if !group.requests.isEmpty { members.append(("requests", .array(group.requests.map { encode($0, inherited: below) }))) }
+        if !group.groups.isEmpty { members.append(("groups", .array(group.groups.map { encode($0, inherited: below) }))) }
         return .object(members)
     }
 
-    private static func encode(_ request: Request) -> Value {
+    private static func encode(_ request: Request, inherited: Int) -> Value {
         var members: [(String, Value)] = [("url", .string(request.url))]
         if request.method != "GET" { members.append(("method", .string(request.method))) }
         if request.name != request.url { members.append(("name", .string(request.name))) }
@@ -82,6 +87,7 @@ public enum CollectionEncoder {
         if let poll = request.poll {
             members.append(("retry", .object([("count", .number("\(poll.count)")), ("interval", .number("\(poll.intervalMilliseconds)"))])))
         }
+        if let scripts = NativeScripts.encode(Array(request.eventScripts.dropFirst(inherited))) { members.append(("scripts", scripts)) }
         if let timeout = request.timeoutMilliseconds {
             let seconds = timeout % 1000 == 0 ? "\(timeout / 1000)" : "\(Double(timeout) / 1000)"
             members.append(("timeout", .number(seconds)))

@@ -64,8 +64,10 @@ public enum PostmanDecoder {
             }
         }
         closeRun()
-        return RequestCollection(name: collectionName, id: id, file: file, variables: variables, auth: auth, groups: groups,
-                                 warnings: context.warnings.messages(file: file))
+        var collection = RequestCollection(name: collectionName, id: id, file: file, variables: variables, auth: auth, groups: groups,
+                                           warnings: context.warnings.messages(file: file))
+        collection.scripts = scripts.scripts
+        return collection
     }
 
     /// True when `bytes` hold a Postman collection (by `info.schema`, or Newman's shape without `info`).
@@ -147,9 +149,11 @@ public enum PostmanDecoder {
                 }
             }
             let interleaved = order != Array(repeating: .request, count: requests.count) + Array(repeating: .group, count: groups.count)
-            return RequestGroup(id: id, idIsDerived: derived, name: name, variables: PostmanFields.variables(try reader.postmanEntries("variable")),
-                                auth: auth, requests: requests, groups: groups, location: reader.node.location,
-                                itemOrder: interleaved ? order : nil)
+            var group = RequestGroup(id: id, idIsDerived: derived, name: name, variables: PostmanFields.variables(try reader.postmanEntries("variable")),
+                                     auth: auth, requests: requests, groups: groups, location: reader.node.location,
+                                     itemOrder: interleaved ? order : nil)
+            group.scripts = scripts.scripts
+            return group
         }
 
         mutating func request(_ item: FieldReader, inherited: Inherited) throws(InputError) -> Request {

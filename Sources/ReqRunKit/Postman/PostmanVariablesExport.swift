@@ -8,17 +8,23 @@ public enum PostmanVariablesExport {
     /// The environment's variables in file order with the values scripts set over them, then the variables
     /// scripts added, by name. A secret stays `type` `secret` (its value is written: the user asked for it).
     public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
-        var values = (environment?.variables ?? []).map { ($0.name, scripts.environment[$0.name] ?? $0.value) }
-        let known = Set(values.map(\.0))
-        values += scripts.environment.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return render(name: environment?.name ?? "environment", scope: "environment", values: values,
-                      secretNames: environment?.secretNames ?? [])
+        render(name: environment?.name ?? "environment", scope: "environment", values: merged(environment?.variables ?? [], scripts.environment),
+               secretNames: environment?.secretNames ?? [])
     }
 
-    /// The globals scripts set (`pm.globals`), by name.
-    public static func globals(_ scripts: ScriptVariables) -> [UInt8] {
-        render(name: "globals", scope: "globals", values: scripts.globals.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-               secretNames: [])
+    /// The globals file's variables (`--globals`) in file order with the values scripts set over them, then
+    /// the globals scripts added, by name.
+    public static func globals(_ scripts: ScriptVariables, file: Environment? = nil) -> [UInt8] {
+        render(name: file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals),
+               secretNames: file?.secretNames ?? [])
+    }
+
+    /// `base` in order with `set`'s values over them, then `set`'s other names, sorted.
+    private static func merged(_ base: [Variable], _ set: [String: String]) -> [(String, String)] {
+        var values = base.map { ($0.name, set[$0.name] ?? $0.value) }
+        let known = Set(values.map(\.0))
+        values += set.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return values
     }
 
     static func render(name: String, scope: String, values: [(String, String)], secretNames: Set<String>) -> [UInt8] {

@@ -24,7 +24,7 @@ struct PostmanWarnings {
             if count > 0 {
                 let forms = translated.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { "\($0.key) ×\($0.value)" }
-                text += "; \(count) status check\(count == 1 ? "" : "s") translated into expectations for 'reqrun import': " + forms.joined(separator: ", ")
+                text += "; \(count) status check\(count == 1 ? "" : "s") translated into expectations (shown by 'reqrun list'; a run checks the scripts themselves): " + forms.joined(separator: ", ")
             }
             result.append(text + "; 'reqrun list' marks the requests that had scripts")
         }

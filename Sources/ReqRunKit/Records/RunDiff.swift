@@ -3,7 +3,8 @@ import Foundation
 /// What changed between two runs, request by request: status, expectation outcome, body hash and time.
 ///
 /// Requests are matched by collection, group path and name (the n-th request with the same key in one run
-/// matches the n-th in the other), so a reordered collection still pairs them.
+/// matches the n-th in the other), so a reordered collection still pairs them; in runs with iterations, by
+/// iteration too (`label` ends in ` [iteration N]`).
 public struct RunDiff: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         /// `Collection › group › request`.
@@ -72,7 +73,9 @@ public struct RunDiff: Sendable, Equatable {
         func keyed(_ record: RunRecord) -> [(key: String, result: RequestResult)] {
             var seen: [String: Int] = [:]
             return record.results.map { result in
+                // In iterated runs, the same request of the same iteration pairs.
                 let base = ([result.collection] + result.groupPath + [result.name]).joined(separator: " › ")
+                    + (result.iteration.map { " [iteration \($0 + 1)]" } ?? "")
                 seen[base, default: 0] += 1
                 return (seen[base]! == 1 ? base : "\(base) (\(seen[base]!))", result)
             }

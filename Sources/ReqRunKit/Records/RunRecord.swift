@@ -165,6 +165,9 @@ public struct RequestResult: Codable, Sendable, Equatable {
     /// The earlier attempts of a request sent again until it passed (`retry`, `--retry-until-pass`); nil
     /// when it was not sent again.
     public var polls: [PollAttempt]?
+    /// The iteration it belongs to, from 0 (`pm.info.iteration`), in runs with `--iterations` or
+    /// `--iteration-data`; nil otherwise.
+    public var iteration: Int?
 
     public init(index: Int, collection: String, groupPath: [String], groupID: String, name: String, method: String,
                 url: String, outcome: Outcome, error: ResultError? = nil, request: SentRequest? = nil,

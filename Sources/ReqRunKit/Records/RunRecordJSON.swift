@@ -84,6 +84,7 @@ extension RequestResult {
             w.field("groupID", groupID)
             w.field("groupPath", groupPath) { w, name in w.string(name) }
             w.field("index", index)
+            w.field("iteration", iteration)
             w.field("method", method)
             w.field("name", name)
             w.field("outcome", outcome.rawValue)

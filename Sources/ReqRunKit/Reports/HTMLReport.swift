@@ -81,6 +81,7 @@ public enum HTMLReport {
         return "<details data-state=\"\(state)\"\(state == "failed" || state == "error" ? " open" : "")><summary>"
             + "<span class=\"\(state)\">\(state == "passed" ? "✓" : state == "skipped" ? "–" : "✗")</span>"
             + "<span class=\"name\">\(XMLText.escape(result.name))</span>"
+            + (result.iteration.map { "<span class=\"muted\">iteration \($0 + 1)</span>" } ?? "")
             + "<span class=\"muted\">\(XMLText.escape(result.method))</span><span class=\"\(state)\">\(status)</span>"
             + "<span>\(time)</span><span class=\"muted\">\(size)</span><span class=\"url\">\(XMLText.escape(result.url))</span>"
             + waterfall(result.timings, offset: Double(result.startOffset ?? 0), span: span)

@@ -13,6 +13,8 @@ import Foundation
 /// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`. Each assertion of a
 /// Postman script (`pm.test`, `tests[…]`) is a `testcase` of its own after its request's, named after the test,
 /// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion.
+/// In an iterated run each testcase's name ends in ` (iteration N)` and it has the property `iteration` N
+/// (from 1).
 public enum JUnitReport {
     public static func render(_ record: RunRecord) -> String {
         var suites: [(name: String, results: [RequestResult])] = []
@@ -37,16 +39,20 @@ public enum JUnitReport {
                 + "time=\"\(seconds(suite.results))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n"
             var seen: [String: Int] = [:]
             for result in suite.results {
-                seen[result.name, default: 0] += 1
-                let name = seen[result.name]! == 1 ? result.name : "\(result.name) (\(seen[result.name]!))"
+                let key = result.iteration.map { "\(result.name)\u{0}\($0)" } ?? result.name
+                seen[key, default: 0] += 1
+                let name = (seen[key]! == 1 ? result.name : "\(result.name) (\(seen[key]!))") + iterationSuffix(result)
                 let classname = className([result.collection] + result.groupPath)
                 xml += "    <testcase name=\"\(XMLText.escape(name))\" classname=\"\(XMLText.escape(classname))\" "
                     + "time=\"\(seconds([result]))\">\n"
+                xml += iterationProperty(result)
                 xml += body(result)
                 xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
                 xml += "    </testcase>\n"
                 for assertion in result.expectations where assertion.kind != nil {
-                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description))\" classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
+                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description + iterationSuffix(result)))\" "
+                        + "classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
+                    xml += iterationProperty(result)
                     if assertion.kind == "script-skipped" {
                         xml += "      <skipped/>\n"
                     } else if !assertion.passed {
@@ -64,6 +70,18 @@ public enum JUnitReport {
     /// Names joined by `.`, the dots inside each written as `․` (U+2024), so the last dot is the last join.
     static func className(_ names: [String]) -> String {
         names.map { $0.replacingOccurrences(of: ".", with: "\u{2024}") }.joined(separator: ".")
+    }
+
+    /// ` (iteration 2)` for a result of an iterated run (`--iterations`, `--iteration-data`), so that each
+    /// iteration's testcases have names of their own.
+    private static func iterationSuffix(_ result: RequestResult) -> String {
+        result.iteration.map { " (iteration \($0 + 1))" } ?? ""
+    }
+
+    /// The iteration (from 1, as the console counts) as a testcase property.
+    private static func iterationProperty(_ result: RequestResult) -> String {
+        guard let iteration = result.iteration else { return "" }
+        return "      <properties><property name=\"iteration\" value=\"\(iteration + 1)\"/></properties>\n"
     }
 
     private static func body(_ result: RequestResult) -> String {

@@ -27,6 +27,12 @@ public struct ScriptContext: Sendable {
     public var groupValues: [String: String]
     public var environmentValues: [String: String]
     public var upperValues: [String: String]
+    /// `pm.info.iteration` (from 0) and `iterationCount`; the iteration's data row (`pm.iterationData`,
+    /// `data`); the globals file's values (`--globals`), under what scripts set in `pm.globals`.
+    public var iteration = 0
+    public var iterationCount = 1
+    public var iterationData: [Variable] = []
+    public var globalValues: [String: String] = [:]
 
     public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
                 groupValues: [String: String], environmentValues: [String: String], upperValues: [String: String]) {
@@ -37,6 +43,16 @@ public struct ScriptContext: Sendable {
         self.groupValues = groupValues
         self.environmentValues = environmentValues
         self.upperValues = upperValues
+    }
+
+    /// This context in `iteration` of a run with `data`.
+    public func iteration(_ iteration: Int, of data: RunData) -> ScriptContext {
+        var context = self
+        context.iteration = iteration
+        context.iterationCount = data.count
+        context.iterationData = data.row(iteration)
+        context.globalValues = data.globalValues
+        return context
     }
 }
 
@@ -67,6 +83,9 @@ public struct ScriptOutcome: Sendable, Equatable {
     /// A pre-request script called `pm.execution.skipRequest()`: the request is not sent (Postman's meaning);
     /// the request's later scripts did not run.
     public var skipRequest = false
+    /// `postman.setNextRequest(…)` / `pm.execution.setNextRequest(…)` (the last call): where the run goes
+    /// after this request (`Runner`, Newman's semantics); nil when not called.
+    public var nextRequest: NextRequest?
 
     public init(assertions: [ScriptAssertion] = [], console: [String] = [], error: String? = nil) {
         self.assertions = assertions
@@ -93,4 +112,12 @@ public struct ScriptAssertion: Sendable, Equatable {
         self.error = error
         self.place = place
     }
+}
+
+/// Where `setNextRequest` sends the run after the current request.
+public enum NextRequest: Sendable, Equatable {
+    /// A request of the selection, by id or name (`setNextRequest('Login')`).
+    case request(String)
+    /// `setNextRequest(null)`: the iteration stops.
+    case stop
 }
