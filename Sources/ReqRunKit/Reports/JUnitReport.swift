@@ -45,15 +45,13 @@ public enum JUnitReport {
                 let classname = className([result.collection] + result.groupPath)
                 xml += "    <testcase name=\"\(XMLText.escape(name))\" classname=\"\(XMLText.escape(classname))\" "
                     + "time=\"\(seconds([result]))\">\n"
-                xml += iterationProperty(result)
                 xml += body(result)
                 xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
                 xml += "    </testcase>\n"
                 for assertion in result.expectations where assertion.kind != nil {
                     xml += "    <testcase name=\"\(XMLText.escape(assertion.description + iterationSuffix(result)))\" "
                         + "classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
-                    xml += iterationProperty(result)
-                    if assertion.kind == "script-skipped" {
+                        if assertion.kind == "script-skipped" {
                         xml += "      <skipped/>\n"
                     } else if !assertion.passed {
                         xml += "      <failure message=\"\(XMLText.escape(assertion.actual))\" type=\"script\">"
@@ -73,15 +71,9 @@ public enum JUnitReport {
     }
 
     /// ` (iteration 2)` for a result of an iterated run (`--iterations`, `--iteration-data`), so that each
-    /// iteration's testcases have names of their own.
+    /// iteration's testcases have names of their own (junit-10.xsd allows no `properties` in a testcase).
     private static func iterationSuffix(_ result: RequestResult) -> String {
         result.iteration.map { " (iteration \($0 + 1))" } ?? ""
-    }
-
-    /// The iteration (from 1, as the console counts) as a testcase property.
-    private static func iterationProperty(_ result: RequestResult) -> String {
-        guard let iteration = result.iteration else { return "" }
-        return "      <properties><property name=\"iteration\" value=\"\(iteration + 1)\"/></properties>\n"
     }
 
     private static func body(_ result: RequestResult) -> String {
