@@ -44,12 +44,19 @@ enum HistoryCommand {
             }
             let s = record.summary
             // A record is a file like any other (a cloned repository can carry one): its text is escaped.
-            terminal.line([pad(record.id, 25), pad(record.startedAt, 25), pad(record.selection.mode, 10),
+            terminal.line([pad(record.id, 25), pad(record.startedAt, 25), pad(selectionLabel(record.selection), 10),
                            pad(String(s.total), 6), pad(String(s.passed), 7), pad(String(s.failed), 7), pad(String(s.errors), 7),
                            String(s.skipped)]
                 .joined(separator: " "))
         }
         return .success
+    }
+
+    /// The selection mode, or `shard K/N` for a part of a sharded run and `merged N` for a merged one.
+    static func selectionLabel(_ selection: RunSelection) -> String {
+        if let shard = selection.shard { return "shard \(shard.k)/\(shard.n)" }
+        if let merged = selection.merged { return "merged \(merged.n)" }
+        return selection.mode
     }
 
     private static func pad(_ text: String, _ width: Int) -> String { Terminal.padded(Terminal.sanitized(text), width) }
