@@ -99,3 +99,44 @@ import Testing
         #expect(try ShardPartition.parts(together, n: 2, by: .group, configuration: configuration) == [0, 0, 0, 1])
     }
 }
+
+/// The `shard` and `merged` fields of a record's selection, and `ShardMerge` on records made by hand.
+@Suite struct ShardRecordTests {
+    private func record(_ id: String, shard: ShardRecord?, names: [String]) -> RunRecord {
+        var selection = RunSelection(mode: "all")
+        selection.shard = shard
+        return RunRecord(id: id, startedAt: "2026-12-01T10:00:0\(id.count).000Z", endedAt: "2026-12-01T10:01:0\(id.count).000Z",
+                         reqrunVersion: "r", libcurlVersion: "l", workspace: "/w", selection: selection,
+                         results: names.map { RequestResult(index: Int($0.dropFirst())!, collection: "C", groupPath: ["g"], groupID: "g",
+                                                            name: $0, method: "GET", url: "u", outcome: .response) })
+    }
+
+    @Test func theWriterAndCodableAgreeOnShardFields() throws {
+        var merged = record("m", shard: nil, names: ["r0"])
+        merged.selection.merged = MergedShards(n: 2, by: "request", runs: ["a", "b"])
+        for record in [record("a", shard: ShardRecord(k: 1, n: 2, by: "group", selected: 3, positions: [0, 2], timings: "t"), names: ["r0", "r2"]),
+                       merged] {
+            let bytes = record.jsonBytes()
+            #expect(try JSONDecoder().decode(RunRecord.self, from: Data(bytes)) == record)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            #expect(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
+                    == JSONSerialization.jsonObject(with: encoder.encode(record)) as? NSDictionary)
+        }
+    }
+
+    @Test func mergePutsResultsBackInSelectionOrder() throws {
+        let one = record("a", shard: ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1, 3]), names: ["r1", "r3"])
+        let two = record("bb", shard: ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [0, 2]), names: ["r0", "r2"])
+        let merged = try ShardMerge.merge([.init(source: "2", record: two), .init(source: "1", record: one)], id: "m", workspace: "/m")
+        #expect(merged.results.map(\.name) == ["r0", "r1", "r2", "r3"])
+        #expect(merged.summary.total == 4 && merged.summary.passed == 4)
+        #expect(merged.selection.merged == MergedShards(n: 2, by: "request", runs: ["a", "bb"]))
+        #expect(merged.startedAt == one.startedAt && merged.endedAt == two.endedAt)
+        // Positions that do not cover the selection are refused.
+        let short = record("bb", shard: ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [0, 1]), names: ["r0", "r1"])
+        #expect(throws: ShardError.inconsistent("2", "request 2 of the selection is in another shard too")) {
+            try ShardMerge.merge([.init(source: "1", record: one), .init(source: "2", record: short)], id: "m", workspace: "/m")
+        }
+    }
+}

@@ -60,17 +60,17 @@ public enum ShardMerge {
                 slots[position] = result
             }
         }
-        guard let missingPosition = slots.firstIndex(where: { $0 == nil }) ?? nil else {
-            var selection = first.record.selection
-            selection.shard = nil
-            selection.merged = MergedShards(n: reference.n, by: reference.by, runs: (1...reference.n).map { parts[byK[$0]![0]].record.id })
-            let records = parts.map(\.record)
-            return RunRecord(id: id, startedAt: records.map(\.startedAt).min()!, endedAt: records.map(\.endedAt).max()!,
-                             reqrunVersion: reqrunVersion, libcurlVersion: records.map(\.libcurlVersion).first { !$0.isEmpty } ?? "",
-                             workspace: workspace, environment: first.record.environment, selection: selection,
-                             results: slots.map { $0! })
+        if let unheld = slots.firstIndex(where: { $0 == nil }) {
+            throw ShardError.inconsistent(first.source, "no shard holds request \(unheld + 1) of the selection")
         }
-        throw ShardError.inconsistent(first.source, "no shard holds request \(missingPosition + 1) of the selection")
+        var selection = first.record.selection
+        selection.shard = nil
+        selection.merged = MergedShards(n: reference.n, by: reference.by, runs: (1...reference.n).map { parts[byK[$0]![0]].record.id })
+        let records = parts.map(\.record)
+        return RunRecord(id: id, startedAt: records.map(\.startedAt).min()!, endedAt: records.map(\.endedAt).max()!,
+                         reqrunVersion: reqrunVersion, libcurlVersion: records.map(\.libcurlVersion).first { !$0.isEmpty } ?? "",
+                         workspace: workspace, environment: first.record.environment, selection: selection,
+                         results: slots.map { $0! })
     }
 
     private static func sameSelection(_ a: RunSelection, _ b: RunSelection) -> Bool {
