@@ -13,7 +13,7 @@ struct Command: Sendable {
 public enum ReqRunCommand {
     static let commands: [Command] = [
         ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command, SendCommand.command,
-        HistoryCommand.command, ShowCommand.command, DiffCommand.command, EnvCommand.command, ImportCommand.command,
+        HistoryCommand.command, ShowCommand.command, DiffCommand.command, MergeCommand.command, EnvCommand.command, ImportCommand.command,
         UICommand.command,
     ]
 
@@ -106,7 +106,7 @@ public enum ReqRunCommand {
                 terminal.err("Usage: reqrun <subcommand> [options]\n  See 'reqrun --help'.\n")
             }
             return ExitCode.usage.rawValue
-        case is InputError, is WorkspaceError, is SelectionError, is RunStoreError:
+        case is InputError, is WorkspaceError, is SelectionError, is RunStoreError, is ShardError:
             terminal.error("\(error)")
             return ExitCode.badInput.rawValue
         case is SandboxError:

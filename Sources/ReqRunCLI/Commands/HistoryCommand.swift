@@ -61,8 +61,11 @@ enum HistoryCommand {
     }
 
     /// What the run ran, by name: `expanded`, `all`, the group paths, what each NAME named, or `send` and
-    /// the request.
+    /// the request; `shard K/N` for a part of a sharded run and `merged N` for a merged one.
     static func selection(_ record: RunRecord) -> String {
+        // A part of a sharded run, or a merged one.
+        if let shard = record.selection.shard { return "shard \(shard.k)/\(shard.n)" }
+        if let merged = record.selection.merged { return "merged \(merged.n)" }
         if let named = record.selection.named, !named.isEmpty {
             return (record.selection.mode == "send" ? "send " : "") + named.joined(separator: ", ")
         }

@@ -28,6 +28,39 @@ struct ReportRequest {
         return ReportRequest(kind: kind, path: path)
     }
 
+    /// Every `--report` option of `arguments`; at most one to standard output.
+    static func parseAll(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) -> [ReportRequest] {
+        var reports: [ReportRequest] = []
+        for text in arguments.all("--report") { reports.append(try parse(text)) }
+        guard reports.filter(\.toStandardOutput).count <= 1 else {
+            throw UsageError(message: "only one --report can go to standard output (-)", command: command)
+        }
+        return reports
+    }
+
+    /// Writes each report of `record` (`run`, `merge`), saying where on `terminal`; one that fails is an
+    /// `error:` line and does not cost the others (a CI job keeps what it can).
+    /// - Returns: whether every report was written.
+    static func writeAll(_ reports: [ReportRequest], _ record: RunRecord, _ terminal: Terminal, _ standard: Terminal) -> Bool {
+        var written = true
+        // A report into /dev/stdout or /dev/fd/1 is written through a descriptor of its own: what is
+        // buffered for stdout goes first.
+        StandardOutput.shared.flush()
+        for report in reports {
+            do {
+                if let bytes = try report.write(record) {
+                    bytes.withUnsafeBytes { standard.outBytes($0) }
+                    continue
+                }
+                terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(Terminal.sanitized(report.path))", .dim))
+            } catch {
+                terminal.error("\(error)")
+                written = false
+            }
+        }
+        return written
+    }
+
     /// `-`: the report goes to standard output (and the run's console lines to standard error).
     var toStandardOutput: Bool { path == "-" }
 

@@ -36,7 +36,7 @@ enum RunCommand {
             .init(name: "--retry-interval", valueName: "MS", help: "With --retry-until-pass: wait MS milliseconds between attempts (default: 1000)."),
             .init(name: "--bail", valueName: nil, help: "Stop at the first failed request; the rest are recorded as not run."),
             .init(name: "--parallel", valueName: "N", help: "Keep up to N requests in flight (default: 1, one after another)."),
-        ] + TransferOptions.specs + [
+        ] + ShardOptions.specs + TransferOptions.specs + [
             .verbose, ConsoleDetail.quietOption,
             .init(name: "--allow-empty", valueName: nil, help: "Exit 0 when nothing is selected (default: exit 2, so a CI job that tests nothing fails)."),
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
@@ -54,10 +54,7 @@ enum RunCommand {
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ standard: Terminal) throws -> ExitCode {
-        let reports = try arguments.all("--report").map(ReportRequest.parse)
-        guard reports.filter(\.toStandardOutput).count <= 1 else {
-            throw UsageError(message: "only one --report can go to standard output (-)", command: command.spec)
-        }
+        let reports = try ReportRequest.parseAll(arguments, command: command.spec)
         // A report on standard output gets it to itself: the console lines go to standard error.
         let terminal = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
         let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
@@ -89,7 +86,7 @@ enum RunCommand {
         defer { HTTPExecutor.awaitPreparation() }
         let context = try WorkspaceContext.load(arguments)
         let environment = try context.environment(arguments.value("--env"), terminal)
-        let references: [RequestReference]
+        var references: [RequestReference]
         var selection: RunSelection
         if arguments.flag("--all") {
             references = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections))).allRequests()
@@ -117,6 +114,8 @@ enum RunCommand {
             if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
             terminal.warning(message)
         }
+        // The part this job runs (--shard K/N): after the checks above, which see the whole selection.
+        try ShardOptions.apply(arguments, &references, &selection, environment: environment, overrides: overrides, context, command: command.spec)
         let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
         // Before older records are pruned: a sandbox that cannot start loses nothing.
         let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
@@ -180,22 +179,7 @@ enum RunCommand {
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).
-        var reportFailed = false
-        // A report into /dev/stdout or /dev/fd/1 is written through a descriptor of its own: what is
-        // buffered for stdout goes first.
-        StandardOutput.shared.flush()
-        for report in reports {
-            do {
-                if let bytes = try report.write(record) {
-                    bytes.withUnsafeBytes { standard.outBytes($0) }
-                    continue
-                }
-                terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(Terminal.sanitized(report.path))", .dim))
-            } catch {
-                terminal.error("\(error)")
-                reportFailed = true
-            }
-        }
+        var reportFailed = !ReportRequest.writeAll(reports, record, terminal, standard)
         reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }

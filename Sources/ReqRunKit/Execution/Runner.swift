@@ -88,7 +88,9 @@ public enum Runner {
     /// is in the run's jar as soon as its response arrives, so a request in flight meanwhile could carry a
     /// credential not yet known as one (and not masked), or miss it by chance. A request with Postman scripts
     /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
-    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration) -> [Set<Int>] {
+    /// - Parameter runAlone: false: only the waits for captured variables (what `ShardPartition` must keep in
+    ///   one part), not the cookie and script rules above.
+    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration, runAlone: Bool = true) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
         guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty || !$0.request.eventScripts.isEmpty }) else {
             return Array(repeating: [], count: references.count)
@@ -100,10 +102,10 @@ public enum Runner {
         for (position, reference) in references.enumerated() {
             let used = reference.referencedVariables(alsoThrough: layerValues)
             var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
-            if let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
+            if runAlone, let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
             // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
             let hasScripts = !reference.request.eventScripts.isEmpty
-            if hasScripts || reference.request.captures.contains(where: \.takesCookie) {
+            if runAlone, hasScripts || reference.request.captures.contains(where: \.takesCookie) {
                 waitsFor = Set(0..<position)
             }
             result.append(waitsFor)

@@ -47,6 +47,10 @@ public struct RunSelection: Codable, Sendable, Equatable {
     /// For `named` (`run NAME…` naming a collection or a request) and `send`: what each argument named,
     /// as `RunTarget.displayPath`; nil otherwise.
     public var named: [String]?
+    /// For one part of a sharded run (`--shard K/N`): which part, and where its results sit in the whole.
+    public var shard: ShardRecord?
+    /// For a run joined by `reqrun merge`: the parts it was joined from.
+    public var merged: MergedShards?
 
     public init(mode: String, groups: [SelectedGroup] = [], overriddenVariables: [String] = [], named: [String]? = nil) {
         self.mode = mode

@@ -33,9 +33,11 @@ extension RunRecord {
             }
             w.field("selection", object: { w in
                 w.field("groups", selection.groups) { w, g in w.object { w in w.field("id", g.id); w.field("path", g.path) } }
+                if let merged = selection.merged { w.key("merged"); merged.write(&w) }
                 w.field("mode", selection.mode)
                 if let named = selection.named { w.field("named", named) { w, path in w.string(path) } }
                 w.field("overriddenVariables", selection.overriddenVariables) { w, name in w.string(name) }
+                if let shard = selection.shard { w.key("shard"); shard.write(&w) }
             })
             w.field("startedAt", startedAt)
             w.field("summary", object: { w in

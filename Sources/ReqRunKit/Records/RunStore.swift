@@ -83,18 +83,24 @@ public struct RunStore: Sendable {
             throw RunStoreError.tooLarge(".reqrun/runs/\(id).json", reason)
         }
         guard let bytes = try folder.read("\(id).json") else { throw RunStoreError.unknownRun(id) }
+        return try Self.decode(bytes, file: ".reqrun/runs/\(id).json")
+    }
+
+    /// A record from its JSON; `file` names it in errors.
+    /// - Throws: `RunStoreError.unreadable` for a format other than 1, bad JSON or a missing field.
+    static func decode(_ bytes: [UInt8], file: String) throws(RunStoreError) -> RunRecord {
         let data = Data(bytes)
         do {
             if case .success(let format) = Self.format(data), format != 1 {
-                throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads format 1)")
+                throw RunStoreError.unreadable(file, "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads format 1)")
             }
             return try JSONDecoder().decode(RunRecord.self, from: data)
         } catch let error as RunStoreError {
             throw error
         } catch let error as DecodingError {
-            throw RunStoreError.unreadable(".reqrun/runs/\(id).json", Self.describe(error, data))
+            throw RunStoreError.unreadable(file, Self.describe(error, data))
         } catch {
-            throw RunStoreError.unreadable(".reqrun/runs/\(id).json", "\(error)")
+            throw RunStoreError.unreadable(file, "\(error)")
         }
     }
 
