@@ -33,12 +33,12 @@ bench: deps
 
 # The manual page, generated from the command specifications (as --help is); read it with man -l reqrun.1.
 man: build
-	.build/debug/reqrun --generate-man-page > reqrun.1
+	.build/debug/reqrun --generate-man-page > reqrun.1.tmp && mv reqrun.1.tmp reqrun.1
 
 # docs/cli-reference.md, generated from the command specifications; a test fails when the committed page
 # differs from this output.
 docs: build
-	.build/debug/reqrun --generate-cli-reference > docs/cli-reference.md
+	.build/debug/reqrun --generate-cli-reference > docs/cli-reference.md.tmp && mv docs/cli-reference.md.tmp docs/cli-reference.md
 
 # make install PREFIX=DIR (default /usr/local; DESTDIR for packaging): the release binary in PREFIX/bin, the
 # completions for bash, zsh and fish and the man page where those look for them. REQRUN=FILE installs that
