@@ -110,6 +110,11 @@ import TestSupport
         #expect(elsewhere.status == 0)
         #expect(elsewhere.stderr.contains("warning: the converted collection will not load until this is fixed: drafts/shop.json:"))
         #expect(dir.exists("drafts/shop.json"))
+        // Nor over reqrun's own files, --force or not.
+        try dir.write(".reqrun/state.json", "{}")
+        let own = try ReqRunBinary.run(["import", "shop.postman_collection.json", "--to", ".reqrun/state.json", "--force"], in: dir.url)
+        #expect(own.status == 64 && own.stderr.hasPrefix("error: --to .reqrun/state.json would overwrite reqrun's own .reqrun/state.json; choose another PATH\n"))
+        #expect(try dir.read(".reqrun/state.json") == "{}")
         // The Postman file itself in collections/: the converted one would define the same group ids.
         try dir.write("collections/shop.postman_collection.json", postman(#"{"name": "F", "item": [{"name": "get", "request": {"method": "GET", "url": "http://h/g"}}]}"#))
         let twice = try ReqRunBinary.run(["import", "collections/shop.postman_collection.json"], in: dir.url)

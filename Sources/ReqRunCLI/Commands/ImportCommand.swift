@@ -50,6 +50,9 @@ enum ImportCommand {
         let target: URL
         if let to = arguments.value("--to") {
             target = URL(fileURLWithPath: to, relativeTo: cwd).standardizedFileURL
+            if let own = workspace?.ownFile(to, relativeTo: cwd) {
+                throw UsageError(message: "--to \(Terminal.sanitized(to)) would overwrite reqrun's own \(Terminal.sanitized(own)); choose another PATH", command: command.spec)
+            }
         } else {
             let workspace = try WorkspaceContext.locate(arguments)
             target = workspace.collectionsDirectory.appendingPathComponent(defaultName(source.lastPathComponent))
