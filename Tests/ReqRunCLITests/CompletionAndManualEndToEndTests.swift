@@ -102,8 +102,9 @@ import TestSupport
         #expect(try complete(["reqrun", "show", ""], in: dir.url) == [String(id)])
         let list = try ReqRunBinary.run(["list", "--names", "nonsense"], in: dir.url)
         #expect(list.status == 64 && list.stderr.hasPrefix("error: --names expects one of targets, groups, requests, environments, runs, got 'nonsense'\n"))
-        // Hidden: not in --help.
+        // Hidden: not in --help, nor suggested for a typo.
         #expect(!(try ReqRunBinary.run(["list", "--help"], in: dir.url).stdout.contains("--names")))
+        #expect(!(try ReqRunBinary.run(["list", "--name"], in: dir.url).stderr.contains("--names")))
     }
 
     /// zsh and fish are not needed to build or test reqrun: their scripts are checked when the shell is there.
