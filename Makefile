@@ -1,5 +1,5 @@
 # reqrun: build, demo and tests. Every target installs what it needs first (scripts/install-deps).
-.PHONY: all deps build demo test clean bench corpus
+.PHONY: all deps build demo test clean bench corpus man docs install release
 
 all: build
 
@@ -30,3 +30,35 @@ corpus: build
 bench: deps
 	swift build -c release -Xswiftc -static-stdlib -Xlinker -no-pie
 	scripts/bench
+
+# The manual page, generated from the command specifications (as --help is); read it with man -l reqrun.1.
+man: build
+	.build/debug/reqrun --generate-man-page > reqrun.1.tmp && mv reqrun.1.tmp reqrun.1
+
+# docs/cli-reference.md, generated from the command specifications; a test fails when the committed page
+# differs from this output.
+docs: build
+	.build/debug/reqrun --generate-cli-reference > docs/cli-reference.md.tmp && mv docs/cli-reference.md.tmp docs/cli-reference.md
+
+# make install PREFIX=DIR (default /usr/local; DESTDIR for packaging): the release binary in PREFIX/bin, the
+# completions for bash, zsh and fish and the man page where those look for them. REQRUN=FILE installs that
+# binary instead of building one (the tests install the debug build).
+PREFIX ?= /usr/local
+ifeq ($(origin REQRUN),undefined)
+REQRUN := .build/release/reqrun
+install: release
+endif
+install:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(REQRUN) $(DESTDIR)$(PREFIX)/bin/reqrun
+	$(REQRUN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reqrun
+	$(REQRUN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reqrun
+	$(REQRUN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reqrun.fish
+	$(REQRUN) --generate-man-page > $(DESTDIR)$(PREFIX)/share/man/man1/reqrun.1
+	chmod 644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reqrun $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reqrun \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reqrun.fish $(DESTDIR)$(PREFIX)/share/man/man1/reqrun.1
+
+release: deps
+	swift build -c release

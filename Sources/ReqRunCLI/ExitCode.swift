@@ -1,3 +1,5 @@
+import Foundation
+
 /// reqrun's exit codes (also in the README and `reqrun --help`).
 public enum ExitCode: Int32 {
     /// Every request passed: a response arrived and met its expectations and captures (skips do not count).
@@ -17,6 +19,21 @@ public enum ExitCode: Int32 {
     case interrupted = 130
     /// The run was stopped by SIGTERM (128 + 15), e.g. a cancelled CI job; its record was written.
     case terminated = 143
+
+    /// The codes and their meanings as `helpText` lists them (continuation lines joined), for the man page
+    /// and the CLI reference.
+    static var documented: [(code: String, meaning: String)] {
+        var result: [(code: String, meaning: String)] = []
+        for line in helpText.split(separator: "\n").dropFirst() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if let first = text.split(separator: " ").first, first.allSatisfy(\.isNumber) {
+                result.append((String(first), text.dropFirst(first.count).trimmingCharacters(in: .whitespaces)))
+            } else if !result.isEmpty {
+                result[result.count - 1].meaning += " " + text
+            }
+        }
+        return result
+    }
 
     static let helpText = """
         EXIT CODES:

@@ -12,7 +12,7 @@ struct Command: Sendable {
 /// The library never prints or exits; this is the only place that decides both.
 public enum ReqRunCommand {
     static let commands: [Command] = [
-        ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command, SendCommand.command,
+        InitCommand.command, ListCommand.command, ExpandCommand.expand, ExpandCommand.collapse, RunCommand.command, SendCommand.command,
         HistoryCommand.command, ShowCommand.command, DiffCommand.command, MergeCommand.command, EnvCommand.command, ImportCommand.command,
         UICommand.command,
     ]
@@ -63,6 +63,13 @@ public enum ReqRunCommand {
             terminal.line(reqrunVersion)
             return ExitCode.success.rawValue
         }
+        if let generated = generatedText(arguments) {
+            switch generated {
+            case .success(let text): terminal.out(text)
+            case .failure(let error): return report(error, terminal)
+            }
+            return ExitCode.success.rawValue
+        }
         if first == "help" {
             guard let name = arguments.dropFirst().first else {
                 terminal.out(HelpText.renderTop(commands.map(\.spec)))
@@ -89,6 +96,26 @@ public enum ReqRunCommand {
         }
     }
 
+    /// The text of `--generate-completion-script SHELL`, `--generate-man-page` or `--generate-cli-reference`
+    /// (hidden from `--help`, see docs/commands.md): a failure for a shell it does not know, nil when
+    /// `arguments` are none of them.
+    private static func generatedText(_ arguments: [String]) -> Result<String, UsageError>? {
+        let specs = commands.map(\.spec)
+        var shellName: String?
+        switch arguments {
+        case ["--generate-man-page"]: return .success(ManPage.render(specs))
+        case ["--generate-cli-reference"]: return .success(CLIReference.render(specs))
+        case _ where arguments.count == 2 && arguments[0] == "--generate-completion-script": shellName = arguments[1]
+        case _ where arguments.count == 1 && arguments[0].hasPrefix("--generate-completion-script="):
+            shellName = String(arguments[0].dropFirst("--generate-completion-script=".count))
+        default: return nil
+        }
+        guard let shell = shellName.flatMap(CompletionScript.Shell.init(rawValue:)) else {
+            return .failure(UsageError(message: "--generate-completion-script expects bash, zsh or fish, got '\(shellName ?? "")'", command: nil))
+        }
+        return .success(CompletionScript.script(shell, specs))
+    }
+
     private static func unknownCommandMessage(_ name: String) -> String {
         var message = "unknown subcommand '\(name)'"
         if let guess = Suggestion.closest(to: name, among: commands.map(\.spec.name)) { message += "; did you mean '\(guess)'?" }
@@ -106,6 +133,9 @@ public enum ReqRunCommand {
                 terminal.err("Usage: reqrun <subcommand> [options]\n  See 'reqrun --help'.\n")
             }
             return ExitCode.usage.rawValue
+        case let broken as CollectionLoadFailures:
+            for failure in broken.failures { terminal.error("\(failure)") }
+            return ExitCode.badInput.rawValue
         case is InputError, is WorkspaceError, is SelectionError, is RunStoreError, is ShardError:
             terminal.error("\(error)")
             return ExitCode.badInput.rawValue

@@ -29,9 +29,9 @@ enum ExpandCommand {
             throw UsageError(message: all ? "give either --all or GROUP names, not both" : "name the groups to \(verb), or use --all",
                              command: expanding ? expand.spec : collapse.spec)
         }
-        let context = try WorkspaceContext.load(arguments)
+        let context = try WorkspaceContext.load(arguments, keepingBroken: !all)
         let targets = all ? GroupIndex.entries(context.collections)
-                          : try GroupResolver.resolve(arguments.positionals, in: context.collections)
+                          : try context.resolving(terminal) { try GroupResolver.resolve(arguments.positionals, in: context.collections) }
         guard !targets.isEmpty else {
             terminal.line("no groups in this workspace")
             return .success

@@ -11,8 +11,11 @@ enum ImportCommand {
             where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
             so groups keep their ids and expansion. Scripts are not written (the status checks translated from
             them are); requests that followed a subfolder come before it, as the native format lists a group's
-            requests first. An existing file is never overwritten without --force. Reading Postman files
-            directly needs no import: put them in collections/.
+            requests first. An existing file is never overwritten without --force. The converted collection is
+            loaded before it is written: when the workspace could not load it (a body file that is not there, a
+            group id another collection uses), nothing is written and import exits 2; written elsewhere (--to PATH
+            outside collections/), it is written with a warning. Reading Postman files directly needs no import:
+            put them in collections/.
             """,
         options: [
             .init(name: "--to", valueName: "PATH", help: "Where to write (default: collections/NAME.json in the workspace)."),
@@ -39,13 +42,17 @@ enum ImportCommand {
         // Its body files must lie where the workspace's collections may read (the workspace, --file-root DIR):
         // the converted collection could not load otherwise.
         let extraRoots = try WorkspaceContext.fileRoots(arguments)
-        let roots = (try? WorkspaceContext.locate(arguments))?.fileRoots(allowing: extraRoots) ?? FileRoots(extraRoots)
+        let workspace = try? WorkspaceContext.locate(arguments)
+        let roots = workspace?.fileRoots(allowing: extraRoots) ?? FileRoots(extraRoots)
         let collection = try CollectionDecoder.decode(Array(data), file: path, fileName: source.lastPathComponent,
                                                       files: FileScope(base: source.deletingLastPathComponent().path, roots: roots))
         collection.warnings.forEach(terminal.warning)
         let target: URL
         if let to = arguments.value("--to") {
             target = URL(fileURLWithPath: to, relativeTo: cwd).standardizedFileURL
+            if let own = workspace?.ownFile(to, relativeTo: cwd) {
+                throw UsageError(message: "--to \(Terminal.sanitized(to)) would overwrite reqrun's own \(Terminal.sanitized(own)); choose another PATH", command: command.spec)
+            }
         } else {
             let workspace = try WorkspaceContext.locate(arguments)
             target = workspace.collectionsDirectory.appendingPathComponent(defaultName(source.lastPathComponent))
@@ -57,23 +64,51 @@ enum ImportCommand {
             throw UsageError(message: "\(target.path) already exists; use --force to overwrite it", command: command.spec)
         }
         let result = PostmanImport.prepare(collection)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let bytes = Array(CollectionEncoder.encode(result.collection).utf8)
-        try UserFile.write(bytes, toPath: target.path, mode: 0o644)
-        do {
-            _ = try CollectionDecoder.decode(bytes, file: target.path, fileName: target.lastPathComponent,
-                                             files: FileScope(base: target.deletingLastPathComponent().path, roots: roots))
-        } catch {
-            // The native format checks body files when it loads; Postman exports often refer to files not shipped.
-            terminal.warning("the converted collection will not load until this is fixed: \(error)")
+        // The converted file is loaded before it is written: one that would not load (a body file not
+        // shipped with the export, a group id another collection uses) is refused when the workspace would
+        // load it, and written with a warning elsewhere (--to PATH outside collections/).
+        let display = workspace?.displayPath(target) ?? target.path
+        let loads: Result<RequestCollection, Error> = Result {
+            let converted = try CollectionDecoder.decode(bytes, file: display, fileName: target.lastPathComponent,
+                                                         files: FileScope(base: target.deletingLastPathComponent().path, roots: roots))
+            if let workspace, isCollection(target, of: workspace) {
+                let others = (try? workspace.collectionFiles())?.filter { $0.standardizedFileURL.path != target.path } ?? []
+                try GroupIndex.checkUniqueIDs(try workspace.loadCollectionsKeepingFailures(files: others, allowing: extraRoots).collections + [converted])
+            }
+            return converted
         }
+        if case .failure(let error) = loads {
+            guard let workspace, isCollection(target, of: workspace) else {
+                try write(bytes, to: target)
+                terminal.warning("the converted collection will not load until this is fixed: \(error)")
+                return finish(result, collection, source, target, terminal)
+            }
+            throw InputError(file: Terminal.sanitized(path), location: nil, reason: "not imported, since the converted collection would not load in this "
+                             + "workspace (nothing was written): \(error); "
+                             + (isCollection(source, of: workspace) ? "move \(Terminal.sanitized(source.lastPathComponent)) out of collections/ first, since both define the same groups"
+                                                                    : "write it outside collections/ with --to PATH to fix it there"))
+        }
+        try write(bytes, to: target)
+        return finish(result, collection, source, target, terminal)
+    }
+
+    private static func write(_ bytes: [UInt8], to target: URL) throws {
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try UserFile.write(bytes, toPath: target.path, mode: 0o644)
+    }
+
+    /// Whether the workspace loads `file` as one of its collections (`collections/*.json`).
+    static func isCollection(_ file: URL, of workspace: Workspace) -> Bool {
+        file.deletingLastPathComponent().standardizedFileURL.path == workspace.collectionsDirectory.standardizedFileURL.path
+            && file.lastPathComponent.hasSuffix(".json") && !file.lastPathComponent.hasPrefix(".")
+    }
+
+    private static func finish(_ result: PostmanImport.Result, _ collection: RequestCollection, _ source: URL, _ target: URL, _ terminal: Terminal) -> ExitCode {
         let count = result.collection.groups.reduce(0) { $0 + $1.requestCount }
         terminal.line("imported \(count) request\(count == 1 ? "" : "s") of '\(Terminal.sanitized(collection.name))' to \(Terminal.sanitized(target.path))")
         if result.movedRequests > 0 {
             terminal.warning("\(result.movedRequests) request(s) that followed a subfolder now come before it (the native format lists a group's requests first)")
-        }
-        if source.deletingLastPathComponent().path == target.deletingLastPathComponent().path {
-            terminal.warning("\(source.lastPathComponent) defines the same groups as \(target.lastPathComponent): move one out of \(target.deletingLastPathComponent().path)/, since group ids must be unique in a workspace")
         }
         return .success
     }

@@ -35,6 +35,16 @@ struct ReportRequest {
         guard reports.filter(\.toStandardOutput).count <= 1 else {
             throw UsageError(message: "only one --report can go to standard output (-)", command: command)
         }
+        // A report never replaces reqrun's own state, lock, captures or run records.
+        if let workspace = try? WorkspaceContext.locate(arguments) {
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            for report in reports where !report.toStandardOutput {
+                if let own = workspace.ownFile(report.path, relativeTo: cwd) {
+                    throw UsageError(message: "--report \(report.kind.rawValue)=\(Terminal.sanitized(report.path)) would overwrite reqrun's own \(Terminal.sanitized(own)); "
+                                     + "write the report elsewhere", command: command)
+                }
+            }
+        }
         return reports
     }
 

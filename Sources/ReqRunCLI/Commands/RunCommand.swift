@@ -84,7 +84,8 @@ enum RunCommand {
             HTTPExecutor.prepareInBackground()
         }
         defer { HTTPExecutor.awaitPreparation() }
-        let context = try WorkspaceContext.load(arguments)
+        // Only --expanded and --all need every collection: NAME... runs from those that load.
+        let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty)
         let environment = try context.environment(arguments.value("--env"), terminal)
         var references: [RequestReference]
         var selection: RunSelection
@@ -97,7 +98,7 @@ enum RunCommand {
         } else {
             // Groups (the rules of GroupResolver), then collections, then requests: see RunTargetResolver. The
             // named groups run whatever the saved state: a transient expansion of this command only.
-            let (targets, selected) = try RunTargetResolver.resolve(arguments.positionals, in: context.collections)
+            let (targets, selected) = try context.resolving(terminal) { try RunTargetResolver.resolve(arguments.positionals, in: context.collections) }
             references = selected
             let groups = targets.compactMap { if case .group(let entry) = $0 { entry } else { nil } }
             selection = RunSelection(mode: groups.count == targets.count ? "groups" : "named", groups: groups.map {

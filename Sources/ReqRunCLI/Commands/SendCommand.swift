@@ -12,7 +12,8 @@ enum SendCommand {
             starting with the collection's name) or its name. Variables resolve as in 'reqrun run'; a variable that
             nothing defines takes the value the newest recorded run captured for it (said on stderr). Prints the
             status line, the header fields and the content (JSON pretty-printed; binary content summarised);
-            --body prints only the content, whole and as received, for pipes. The run is recorded like any other
+            --body prints only the content, whole and as received, for pipes; -q prints only failed checks and
+            errors (the exit code tells the rest). The run is recorded like any other
             (selection "send"): 'reqrun history', 'show' and 'diff' include it.
 
             Exit codes as 'reqrun run': 0 the request passed, 1 an expectation or capture failed, 3 it could not be
@@ -24,7 +25,8 @@ enum SendCommand {
             .allowEnv,
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
-            .verbose,
+            .verbose, .init(name: ConsoleDetail.quietOption.name, valueName: nil, help: "Print only failed checks and errors (not the response).",
+                            short: ConsoleDetail.quietOption.short),
         ] + TransferOptions.specs + [.workspace, .collection, .fileRoot],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
@@ -35,12 +37,14 @@ enum SendCommand {
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
         let overrides = try RunCommand.parseVariables(arguments.all("--var"))
         var transfer = try TransferOptions.parse(arguments, command.spec)
+        // -q: only what went wrong (failed checks, errors); --body still writes the content it asks for.
+        let detail = try ConsoleDetail.parse(arguments, command.spec)
         HTTPExecutor.prepareInBackground()
         defer { HTTPExecutor.awaitPreparation() }
-        let context = try WorkspaceContext.load(arguments)
+        let context = try WorkspaceContext.load(arguments, keepingBroken: true)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
-        let reference = try RequestResolver.resolve(arguments.positionals[0], in: outline)
+        let reference = try context.resolving(terminal) { try RequestResolver.resolve(arguments.positionals[0], in: outline) }
         let rawBody = arguments.flag("--body")
         // Raw bytes never reach a terminal (a body can hold escape sequences): there --body shows the
         // content as the full output does, escaped or summarised.
@@ -64,11 +68,11 @@ enum SendCommand {
         ProcessLifetime.keepUntilExit((run, context))
         let result = run.record.results[0]
         stream?.finish(result.response)
-        if arguments.flag("--verbose") {
+        if detail == .verbose {
             info.line(VerboseExchange.lines(result, info))
             info.line()
         }
-        if let response = result.response, !streams {
+        if let response = result.response, !streams, detail != .quiet || rawBody {
             terminal.out(rawBody ? ResponseText.content(response, terminal) : ResponseText.text(response, terminal))
         }
         let log = terminal.onStandardError()
@@ -80,7 +84,7 @@ enum SendCommand {
         if let error = outcome.capturesError { terminal.warning(CarriedCaptures.notKept(error)) }
         switch outcome.file {
         case .success(let url):
-            log.line(log.styled("run \(run.record.id) recorded in \(context.workspace.displayPath(url))", .dim))
+            if detail != .quiet { log.line(log.styled("run \(run.record.id) recorded in \(context.workspace.displayPath(url))", .dim)) }
         case .failure(let error):
             terminal.error("\(error)")
             return .ioError

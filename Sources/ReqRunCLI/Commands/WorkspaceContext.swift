@@ -22,17 +22,38 @@ struct WorkspaceContext {
         return Workspace(root: url)
     }
 
+    /// Collection files that did not load, when loaded with `keepingBroken` (`list` shows them with the rest;
+    /// `resolving` reports them).
+    var failures: [InputError] = []
+
     /// Locates the workspace and loads its collections. Loading comes first in every command, so a
     /// command that fails on input has touched nothing in `.reqrun/`. What loading noticed (a Postman
     /// collection's scripts that are not run…) is printed on `terminal`'s stderr as warnings.
-    static func load(_ arguments: ParsedArguments, warningsTo terminal: Terminal = .standard()) throws -> WorkspaceContext {
+    /// - Parameter keepingBroken: false for a command that needs every collection (`run --all`, `run
+    ///   --expanded`): a file that does not load fails it, with every such file's error
+    ///   (`CollectionLoadFailures`, exit 2). True for one that needs only what it names (`list`, `run NAME`,
+    ///   `send`, `expand GROUP`): the others load, and the broken ones are in `failures`.
+    static func load(_ arguments: ParsedArguments, warningsTo terminal: Terminal = .standard(), keepingBroken: Bool = false) throws -> WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let extraRoots = try fileRoots(arguments)
-        let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files, allowing: extraRoots)
-        for collection in collections { collection.warnings.forEach(terminal.warning) }
-        return WorkspaceContext(workspace: workspace, collections: collections, fileRoots: workspace.fileRoots(allowing: extraRoots))
+        let loaded = try workspace.loadCollectionsKeepingFailures(files: files.isEmpty ? nil : files, allowing: extraRoots)
+        if !keepingBroken, !loaded.failures.isEmpty { throw CollectionLoadFailures(failures: loaded.failures) }
+        for collection in loaded.collections { collection.warnings.forEach(terminal.warning) }
+        return WorkspaceContext(workspace: workspace, collections: loaded.collections, fileRoots: workspace.fileRoots(allowing: extraRoots),
+                                failures: loaded.failures)
+    }
+
+    /// Resolves the names a command was given with `body`, among the collections that loaded. With broken
+    /// collections, a name found there runs and each broken file is a warning; a name not found may be in a
+    /// broken file, so the error is theirs (`CollectionLoadFailures`), not "no group named …".
+    func resolving<T>(_ terminal: Terminal, _ body: () throws -> T) throws -> T {
+        guard !failures.isEmpty else { return try body() }
+        let value: T
+        do { value = try body() } catch is SelectionError { throw CollectionLoadFailures(failures: failures) }
+        for failure in failures { terminal.warning("\(failure) (this collection is left out)") }
+        return value
     }
 
     /// `--file-root DIR` folders (relative to the current folder), which must exist. An empty value (an unset
@@ -82,4 +103,10 @@ struct WorkspaceContext {
         store.warnings.forEach(terminal.warning)
         return ids
     }
+}
+
+/// Collection files that did not load, for a command that needs every collection: one `error:` line each
+/// (`ReqRunCommand.report`), exit 2.
+struct CollectionLoadFailures: Error {
+    var failures: [InputError]
 }

@@ -44,7 +44,7 @@ enum ArgumentParser {
             }
             guard let option = spec.options.first(where: { $0.name == name || $0.short == name }) else {
                 var message = "unknown option '\(name)'"
-                if let guess = Suggestion.closest(to: name, among: spec.options.map(\.name)) { message += "; did you mean '\(guess)'?" }
+                if let guess = Suggestion.closest(to: name, among: spec.options.filter { !$0.hidden }.map(\.name)) { message += "; did you mean '\(guess)'?" }
                 throw UsageError(message: message, command: spec)
             }
             name = option.name

@@ -9,6 +9,13 @@ struct CommandSpec: Sendable {
         var repeatable = false
         /// A one-letter spelling (`-v`), parsed as `name`.
         var short: String? = nil
+        /// Parsed, but left out of `--help`, completions, the man page and the CLI reference (`list --names`).
+        var hidden = false
+        /// What a shell completes for the value; nil: derived from `valueName` (`Completion.forValue`).
+        var completion: Completion? = nil
+
+        /// What a shell completes for the value (`.none` for a flag).
+        var valueCompletion: Completion { valueName == nil ? .none : completion ?? Completion.forValue(valueName!) }
     }
 
     /// Positional arguments: a name for help, and whether any number may be given.
@@ -17,6 +24,10 @@ struct CommandSpec: Sendable {
         var help: String
         var repeating: Bool
         var optional: Bool
+        /// What a shell completes; nil: derived from `name` (`Completion.forPositional`).
+        var completion: Completion? = nil
+
+        var argumentCompletion: Completion { completion ?? Completion.forPositional(name) }
     }
 
     /// The name after `reqrun`, e.g. `run`.
@@ -29,6 +40,10 @@ struct CommandSpec: Sendable {
     var positional: Positional?
     /// Lines shown under EXAMPLES in `--help`.
     var examples: [String] = []
+
+    /// The options `--help`, completions, the man page and the CLI reference show: the command's own (not
+    /// hidden), then `--color` and `--help`, which every command takes.
+    var documentedOptions: [Option] { (options + [ColorChoice.option, .help]).filter { !$0.hidden } }
 
     /// `reqrun run [options] [NAME ...]`: the line a usage error prints (the options are in `--help`).
     var shortUsage: String {
@@ -45,7 +60,7 @@ struct CommandSpec: Sendable {
     /// `reqrun run [--expanded] [--all] [--var NAME=VALUE ...] [GROUP ...]`
     var usage: String {
         var parts = ["reqrun", name]
-        for option in options {
+        for option in options where !option.hidden {
             var text = option.name
             if let value = option.valueName { text += " \(value)" }
             if option.repeatable { text += " ..." }

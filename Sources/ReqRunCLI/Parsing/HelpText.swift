@@ -9,7 +9,7 @@ enum HelpText {
             text += "\nARGUMENTS:\n" + row("<\(positional.name.lowercased())>", positional.help, width: width)
         }
         text += "\nOPTIONS:\n"
-        for option in spec.options + [ColorChoice.option, .help] {
+        for option in spec.documentedOptions {
             var label = option.name == "--help" ? "-h, --help" : option.short.map { "\($0), \(option.name)" } ?? option.name
             if let value = option.valueName { label += " <\(value.lowercased())>" }
             text += row(label, option.help, width: width)
@@ -20,14 +20,19 @@ enum HelpText {
         return text
     }
 
+    /// The top-level abstract (also the man page's NAME line).
+    static let overview = "reqrun runs collections of HTTP requests through libcurl and records what came back."
+    /// The paragraph under it.
+    static let description = """
+        A workspace is a folder with collections/*.json. Groups of requests are expanded or collapsed like
+        a sidebar's disclosure groups; the expanded set is saved in .reqrun/state.json. A request is
+        visible when every group above it is expanded.
+        """
+
     /// The top-level page: commands and exit codes.
     static func renderTop(_ commands: [CommandSpec], width: Int = TerminalWidth.columns()) -> String {
-        var text = "OVERVIEW: reqrun runs collections of HTTP requests through libcurl and records what came back.\n\n"
-        text += TerminalWidth.reflow("""
-            A workspace is a folder with collections/*.json. Groups of requests are expanded or collapsed like
-            a sidebar's disclosure groups; the expanded set is saved in .reqrun/state.json. A request is
-            visible when every group above it is expanded.
-            """, width: width)
+        var text = "OVERVIEW: \(overview)\n\n"
+        text += TerminalWidth.reflow(description, width: width)
         text += "\n\nUSAGE: reqrun <subcommand> [options]\n\nOPTIONS:\n"
         text += row("-V, --version", "Show the version.", width: width)
         text += row(ColorChoice.option.name + " <when>", ColorChoice.option.help, width: width)

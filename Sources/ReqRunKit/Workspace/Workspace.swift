@@ -55,32 +55,51 @@ public struct Workspace: Sendable {
     ///   field, a body file outside the roots, one
     ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
     public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> [RequestCollection] {
+        let loaded = try loadCollectionsKeepingFailures(files: files, allowing: extraRoots)
+        if let first = loaded.failures.first { throw first }
+        return loaded.collections
+    }
+
+    /// Loads each collection of `files` (default: `collectionFiles()`) on its own: a file that does not load
+    /// is one of `failures` and the others still load (so `list` can show them and `run GROUP` run one of
+    /// them). Group ids are checked to be unique across the collections that loaded.
+    /// - Throws: `InputError` for a group id used twice, `WorkspaceError` when there is no `collections/` folder.
+    public func loadCollectionsKeepingFailures(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> LoadedCollections {
         let roots = fileRoots(allowing: extraRoots)
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
         for url in try files ?? collectionFiles() where !urls.contains(where: { $0.standardizedFileURL.path == url.standardizedFileURL.path }) {
             urls.append(url)
         }
-        var collections: [RequestCollection] = []
+        var loaded = LoadedCollections()
         for url in urls {
-            let display = displayPath(url)
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection) : .failure(.unreadable)
-            if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
-            guard case .success(let bytes) = read else {
-                let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
-                let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")
-                    : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
-                throw InputError(file: display, location: nil, reason: reason)
+            do {
+                loaded.collections.append(try loadCollection(url, roots: roots))
+            } catch {
+                loaded.failures.append(error)
             }
-            // Relative body files sit beside the real file, also behind a symlink.
-            let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
-            collections.append(try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent,
-                                                            files: FileScope(base: base, roots: roots)))
         }
-        try GroupIndex.checkUniqueIDs(collections)
-        return collections
+        try GroupIndex.checkUniqueIDs(loaded.collections)
+        return loaded
+    }
+
+    /// One collection file, its body files checked against `roots`.
+    /// - Throws: `InputError` naming the file as `displayPath` shows it.
+    private func loadCollection(_ url: URL, roots: FileRoots) throws(InputError) -> RequestCollection {
+        let display = displayPath(url)
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection) : .failure(.unreadable)
+        if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+        guard case .success(let bytes) = read else {
+            let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+            let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")
+                : isDirectory.boolValue ? "is a folder, not a collection file" : "cannot be read"
+            throw InputError(file: display, location: nil, reason: reason)
+        }
+        // Relative body files sit beside the real file, also behind a symlink.
+        let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
+        return try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent, files: FileScope(base: base, roots: roots))
     }
 
     /// `url`'s path relative to the workspace when it is inside it (`collections/sample.json`), else as is.
@@ -89,6 +108,15 @@ public struct Workspace: Sendable {
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
+}
+
+/// The collections of a workspace that loaded, and why each other collection file did not.
+public struct LoadedCollections: Sendable {
+    public var collections: [RequestCollection] = []
+    /// One error per file that did not load, in file order.
+    public var failures: [InputError] = []
+
+    public init() {}
 }
 
 /// Why a workspace or its collections could not be found.
