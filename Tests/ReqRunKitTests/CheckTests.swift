@@ -21,6 +21,9 @@ import Testing
         ("variable 'id' isInteger", #"variable "id" isInteger"#),
         ("redirects nth 0 jsonpath '$.status' == 302", #"redirects nth 0 jsonpath "$.status" == 302"#),
         ("$.o == {\"a\": 1}", #"$.o == {"a":1}"#),
+        ("$.items[*].price  all >0", "$.items[*].price all > 0"), ("$.a any not contains 'x'", #"$.a any not contains "x""#),
+        ("$.a all isUuid", "$.a all isUuid"),
+        (#"$.s replaceRegex '(\d+)-(\d+)' '$2/$1' == '2/1'"#, #"$.s replaceRegex "(\\d+)-(\\d+)" "$2/$1" == "2/1""#),
     ])
     func parsesAndPrintsCanonically(_ text: String, _ canonical: String) throws {
         let check = try CheckParser.parse(text)
@@ -42,6 +45,13 @@ import Testing
         ("$.a not", 7, "expected a predicate after 'not'"),
         ("$.a == 'x", 7, "unterminated string"),
         ("$.a isStrin", 4, "(did you mean 'isString'?)"),
+        ("$.a all", 7, "expected a predicate after 'all', which checks each item of a list"),
+        ("$.a not all > 0", 8, "'all' comes before 'not': write 'all not …'"),
+        ("$.a all any > 0", 8, "one 'all' or 'any' per check"),
+        ("$.a alll > 0", 4, "(did you mean 'all'?)"),
+        ("$.a all foo", 8, "unknown predicate 'foo'"),
+        ("$.a replaceRegex '(' 'x' == 1", 17, "invalid regular expression"),
+        ("$.a replaceRegex 'x' == 1", 21, "expected its replacement"),
     ])
     func rejectsWithOffsetAndHint(_ text: String, _ offset: Int, _ reason: String) {
         do {
