@@ -29,6 +29,72 @@ enum CharsetDecoder {
         return nil
     }
 
+    /// The charset a response declares for its body: the `Content-Type` field's `charset` parameter (RFC 9110
+    /// §8.3.1); else, for an HTML body, a `<meta charset="…">` or `<meta http-equiv="Content-Type"
+    /// content="…; charset=…">` in its first 1024 bytes (the WHATWG HTML prescan's window); else, for an XML
+    /// body, the `encoding` of its XML declaration (XML 1.0 §4.3.3). HTML and XML are told by the
+    /// `Content-Type` (`html`, `xml`) or, without one, by the body's start. Nil when none is declared.
+    static func declared(contentType: String?, body: [UInt8]) -> String? {
+        if let contentType, let name = charset(ofContentType: contentType) { return name }
+        let type = contentType?.lowercased() ?? ""
+        let head = String(decoding: body.prefix(1024), as: UTF8.self)
+        let start = head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).prefix(14).lowercased()
+        if start.hasPrefix("<?xml") && !type.contains("html") {
+            guard let end = head.range(of: "?>") else { return nil }
+            return attribute("encoding", in: String(head[..<end.lowerBound]))
+        }
+        guard type.contains("html") || (type.isEmpty && (start.hasPrefix("<!doctype html") || start.hasPrefix("<html"))) else { return nil }
+        var rest = Substring(head)
+        while let open = rest.range(of: "<meta", options: .caseInsensitive) {
+            let tail = rest[open.upperBound...]
+            let tag = String(tail.prefix { $0 != ">" })
+            if let name = attribute("charset", in: tag) { return name }
+            if attribute("http-equiv", in: tag)?.lowercased() == "content-type", let content = attribute("content", in: tag),
+               let name = charset(ofContentType: content) { return name }
+            rest = tail
+        }
+        return nil
+    }
+
+    /// The value of `name="…"` (or `'…'`, or unquoted) in the text of a tag or declaration, any case.
+    private static func attribute(_ name: String, in tag: String) -> String? {
+        let lower = tag.lowercased()
+        var from = lower.startIndex
+        while let found = lower.range(of: name, range: from..<lower.endIndex) {
+            from = found.upperBound
+            // A whole attribute name: not the end of a longer one (`data-charset`).
+            if found.lowerBound > lower.startIndex, !" \t\n\r/".contains(lower[lower.index(before: found.lowerBound)]) { continue }
+            var i = found.upperBound
+            while i < lower.endIndex, lower[i].isWhitespace { i = lower.index(after: i) }
+            guard i < lower.endIndex, lower[i] == "=" else { continue }
+            i = lower.index(after: i)
+            while i < lower.endIndex, lower[i].isWhitespace { i = lower.index(after: i) }
+            guard i < lower.endIndex else { return nil }
+            let quote = lower[i]
+            let value: Substring
+            if quote == "\"" || quote == "'" {
+                let after = tag.index(after: i)
+                value = tag[after...].prefix { $0 != quote }
+            } else {
+                value = tag[i...].prefix { !$0.isWhitespace && $0 != ";" && $0 != "/" && $0 != ">" }
+            }
+            let text = value.trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+        return nil
+    }
+
+    /// The text of a recorded body prefix in the charset the response declares, when that is not UTF-8 and
+    /// the bytes are valid in it (a cut multi-byte character at the end of a truncated prefix is dropped);
+    /// nil otherwise. The record keeps it beside the bytes (`RecordedBody.text`).
+    static func recordedText(_ prefix: [UInt8], truncated: Bool, contentType: String?, body: [UInt8]) -> String? {
+        guard let name = declared(contentType: contentType, body: body), !isUTF8(name) else { return nil }
+        for cut in 0...(truncated ? min(3, prefix.count) : 0) {
+            if case .success(let text) = decode(Array(prefix.dropLast(cut)), charset: name) { return text }
+        }
+        return nil
+    }
+
     /// True for the names of UTF-8 and its subset US-ASCII, which need no conversion.
     static func isUTF8(_ name: String) -> Bool {
         ["utf-8", "utf8", "us-ascii", "ascii"].contains(name.lowercased())

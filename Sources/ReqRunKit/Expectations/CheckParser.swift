@@ -35,6 +35,9 @@ public enum CheckParser {
     static let predicates = ["==", "!=", "<", "<=", ">", ">=", "equals", "notEquals", "contains", "startsWith", "endsWith", "includes",
                              "matches", "exists", "isEmpty", "all", "any"] + Check.Predicate.TypeTest.allCases.map(\.rawValue)
 
+    /// `value` with every location set to 0:0, as a parsed check holds it.
+    static func withoutLocations(_ value: JSONNode.Value) -> JSONNode.Value { Scanner.withoutLocations(value) }
+
     /// True when `path` can be written bare (no white space outside brackets, which would end it).
     static func isBarePath(_ path: String) -> Bool {
         var s = Scanner(path)
