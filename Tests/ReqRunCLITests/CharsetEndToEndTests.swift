@@ -25,8 +25,9 @@ import TestSupport
             {"name": "xml", "url": "{{base}}/xml", "expect": ["body contains 'Zoë'", "xpath 'string(//name)' == 'Zoë'"]}
             ]}]}
             """#)
-        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        let run = try ReqRunBinary.run(["run", "--all", "--report", "html=r.html"], in: dir.url)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(try dir.read("r.html").contains("<pre class=\"body\">café crème</pre>"))
         let record = try lastRecord(dir)
         #expect(record.results.map { $0.response?.body.text } == [
             "café crème", "price: €5 – “ok”", "<html><body><p>テスト</p></body></html>",

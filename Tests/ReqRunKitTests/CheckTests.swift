@@ -213,6 +213,33 @@ import Testing
         #expect(try holds("bytes decode 'latin1' == 'café'", view([0x63, 0x61, 0x66, 0xE9], "application/octet-stream")).passed)
         #expect(try holds("$.s base64Decode decode 'windows-1252' == '€'", view(Array(#"{"s": "gA=="}"#.utf8), "application/json")).passed)
     }
+
+    @Test(arguments: [
+        ("text/plain; charset=\"latin1\"", "x", "latin1"),
+        ("text/html", #"<html><head><META Charset='Shift_JIS'></head>"#, "Shift_JIS"),
+        ("text/html", #"<meta name="x" content="y"><meta http-equiv="content-type" content="text/html; charset=windows-1252">"#, "windows-1252"),
+        ("text/html", "<meta charset=iso-8859-2>", "iso-8859-2"),
+        ("text/html", #"<meta data-charset="x"><p>"#, nil),
+        ("application/atom+xml", #"<?xml version="1.0" encoding='ISO-8859-1'?><feed/>"#, "ISO-8859-1"),
+        ("application/xml", #"<?xml version="1.0"?><r encoding="x"/>"#, nil),
+        (nil, #"<!DOCTYPE html><meta charset="koi8-r">"#, "koi8-r"),
+        ("application/json", #"<meta charset="latin1">"#, nil),
+    ] as [(String?, String, String?)])
+    func declaredCharsets(_ contentType: String?, _ body: String, _ charset: String?) {
+        #expect(CharsetDecoder.declared(contentType: contentType, body: Array(body.utf8)) == charset, "\(body)")
+    }
+
+    @Test func theRecordKeepsTheDecodedTextMasked() {
+        let bytes: [UInt8] = Array("s3cr3t caf".utf8) + [0xE9]
+        var body = RecordedBody(prefix: bytes, truncated: false)
+        body.text = CharsetDecoder.recordedText(bytes, truncated: false, contentType: "text/plain; charset=latin1", body: bytes)
+        #expect(body.encoding == "base64" && body.text == "s3cr3t café")
+        #expect(SecretMasker(values: ["s3cr3t"]).mask(body).text == "**** café")
+        // A Shift_JIS character cut by the record's limit is dropped; ASCII text is not kept twice.
+        let sjis: [UInt8] = [0x83, 0x65, 0x83, 0x58, 0x83]
+        #expect(CharsetDecoder.recordedText(sjis, truncated: true, contentType: "text/plain; charset=Shift_JIS", body: sjis) == "テス")
+        #expect(CharsetDecoder.recordedText(Array("abc".utf8), truncated: false, contentType: "text/plain; charset=latin1", body: Array("abc".utf8)) == nil)
+    }
 }
 
 /// XPath 1.0 by libxml2 on XML and HTML bodies, and on strings.

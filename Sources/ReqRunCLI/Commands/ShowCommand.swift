@@ -53,7 +53,7 @@ enum ShowCommand {
                 terminal.line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
             }
             terminal.line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
-            if let decoded = response.body.text ?? (response.body.encoding == "utf8" ? response.body.data : nil), !decoded.isEmpty {
+            if let decoded = response.body.displayText, !decoded.isEmpty {
                 let text = Terminal.sanitized(decoded, multiline: true)
                 terminal.line(text.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
                 if response.body.truncated { terminal.line("  | … (\(RunRecord.bodyLimit) of \(response.bodySize) bytes kept)") }

@@ -107,7 +107,8 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
     public struct Predicate: Sendable, Equatable {
         public var negated: Bool
         /// `all`: every item of the list satisfies the (possibly negated) test, true for an empty list;
-        /// `any`: at least one does, false for an empty list. Nil: the test applies to the value itself.
+        /// `any`: at least one does, false for an empty list. A value that is not a list counts as a list of
+        /// one; an absent value fails. Nil: the test applies to the value itself.
         public var quantifier: Quantifier?
         public var test: Test
 

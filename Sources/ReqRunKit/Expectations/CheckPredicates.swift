@@ -17,10 +17,11 @@ enum CheckPredicates {
             let result = holds(test, value)
             return .success(predicate.negated ? !result : result)
         }
-        guard case .json(.array(let items))? = value else {
-            return .failure(Failure("'\(quantifier.rawValue)' checks each item of a list, found \(value.map(CheckFilters.describe) ?? "nothing (absent)")"))
-        }
-        let each = items.lazy.map { holds(test, .json($0.value)) != predicate.negated }
+        // A value that is not a list is a list of one (a header field sent once); an absent one fails.
+        guard let value else { return .success(false) }
+        var members = [value]
+        if case .json(.array(let items)) = value { members = items.map { .json($0.value) } }
+        let each = members.lazy.map { holds(test, $0) != predicate.negated }
         return .success(quantifier == .all ? each.allSatisfy { $0 } : each.contains(true))
     }
 
