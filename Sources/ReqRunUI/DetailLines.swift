@@ -98,8 +98,8 @@ enum DetailLines {
             for header in response.headers { lines.append(StyledLine("  " + "\(header.name): \(header.value)".escapingTerminalControls())) }
             lines.append(StyledLine(""))
             lines.append(StyledLine("Body (\(bytes(response.bodySize)))", .bold))
-            if response.body.encoding == "utf8" {
-                lines += DisplayText.lines(PrettyJSON.format(response.body.data) ?? response.body.data).map { StyledLine("  " + $0) }
+            if let text = response.body.displayText {
+                lines += DisplayText.lines(PrettyJSON.format(text) ?? text).map { StyledLine("  " + $0) }
                 if response.body.truncated { lines.append(StyledLine("  … (the record keeps the first \(RunRecord.bodyLimit) bytes)", .dim)) }
             } else {
                 lines.append(StyledLine("  (binary content, \(bytes(response.bodySize)): the record keeps it as base64)", .dim))

@@ -100,7 +100,7 @@ import TestSupport
         browser.waitUntilExit()
         #expect(dom.contains("<h2>HTML › httpbin.org</h2>"))
         #expect(dom.contains("<details data-state=\"failed\" open=\"\">"))
-        #expect(dom.contains("status is 200") && dom.contains("<code>418</code>"))
+        #expect(dom.contains("status == 200") && dom.contains("<code>418</code>"))
         #expect(dom.contains("<b>Content-Type</b>: application/json"))
         #expect(dom.contains("\"slideshow\" : {"))  // pretty JSON (Foundation's spacing)
         #expect(dom.contains(#"<span class="zero">0 errors</span>"#))

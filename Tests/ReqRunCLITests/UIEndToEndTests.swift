@@ -108,7 +108,7 @@ import TestSupport
         try terminal.press("Down", "Right", "Right", "Enter")
         let screen = try terminal.waitFor("✗ failed")
         #expect(screen.contains("418 "), "\(screen)")
-        #expect(screen.contains("✗ status is 200"), "\(screen)")
+        #expect(screen.contains("✗ status == 200"), "\(screen)")
         #expect(screen.contains("expected: 200"), "\(screen)")
         #expect(screen.contains("actual:   418"), "\(screen)")
         try terminal.press("q")

@@ -61,7 +61,7 @@ import TestSupport
         let offsets = result.webSocket!.messages.map(\.offset)
         #expect(offsets == offsets.sorted() && offsets[0] > 0)
         #expect(result.expectations.map(\.description) == [
-            "status is 101", "header Upgrade equals \"websocket\"", "message matches /^hi w/ within 2000 ms",
+            "status == 101", "header \"Upgrade\" == \"websocket\"", "message matches /^hi w/ within 2000 ms",
             "message $.who equals \"world\"", "message is binary 4 bytes", "message contains \"from a file\"",
         ])
         #expect(result.captures.map(\.value) == ["world", "sub"])

@@ -21,6 +21,9 @@ import Testing
         ("variable 'id' isInteger", #"variable "id" isInteger"#),
         ("redirects nth 0 jsonpath '$.status' == 302", #"redirects nth 0 jsonpath "$.status" == 302"#),
         ("$.o == {\"a\": 1}", #"$.o == {"a":1}"#),
+        ("$.items[*].price  all >0", "$.items[*].price all > 0"), ("$.a any not contains 'x'", #"$.a any not contains "x""#),
+        ("$.a all isUuid", "$.a all isUuid"),
+        (#"$.s replaceRegex '(\d+)-(\d+)' '$2/$1' == '2/1'"#, #"$.s replaceRegex "(\\d+)-(\\d+)" "$2/$1" == "2/1""#),
     ])
     func parsesAndPrintsCanonically(_ text: String, _ canonical: String) throws {
         let check = try CheckParser.parse(text)
@@ -42,6 +45,13 @@ import Testing
         ("$.a not", 7, "expected a predicate after 'not'"),
         ("$.a == 'x", 7, "unterminated string"),
         ("$.a isStrin", 4, "(did you mean 'isString'?)"),
+        ("$.a all", 7, "expected a predicate after 'all', which checks each item of a list"),
+        ("$.a not all > 0", 8, "'all' comes before 'not': write 'all not …'"),
+        ("$.a all any > 0", 8, "one 'all' or 'any' per check"),
+        ("$.a alll > 0", 4, "(did you mean 'all'?)"),
+        ("$.a all foo", 8, "unknown predicate 'foo'"),
+        ("$.a replaceRegex '(' 'x' == 1", 17, "invalid regular expression"),
+        ("$.a replaceRegex 'x' == 1", 21, "expected its replacement"),
     ])
     func rejectsWithOffsetAndHint(_ text: String, _ offset: Int, _ reason: String) {
         do {
@@ -202,6 +212,33 @@ import Testing
         #expect(!unknown.passed && unknown.actual == "unknown charset 'x-nope'")
         #expect(try holds("bytes decode 'latin1' == 'café'", view([0x63, 0x61, 0x66, 0xE9], "application/octet-stream")).passed)
         #expect(try holds("$.s base64Decode decode 'windows-1252' == '€'", view(Array(#"{"s": "gA=="}"#.utf8), "application/json")).passed)
+    }
+
+    @Test(arguments: [
+        ("text/plain; charset=\"latin1\"", "x", "latin1"),
+        ("text/html", #"<html><head><META Charset='Shift_JIS'></head>"#, "Shift_JIS"),
+        ("text/html", #"<meta name="x" content="y"><meta http-equiv="content-type" content="text/html; charset=windows-1252">"#, "windows-1252"),
+        ("text/html", "<meta charset=iso-8859-2>", "iso-8859-2"),
+        ("text/html", #"<meta data-charset="x"><p>"#, nil),
+        ("application/atom+xml", #"<?xml version="1.0" encoding='ISO-8859-1'?><feed/>"#, "ISO-8859-1"),
+        ("application/xml", #"<?xml version="1.0"?><r encoding="x"/>"#, nil),
+        (nil, #"<!DOCTYPE html><meta charset="koi8-r">"#, "koi8-r"),
+        ("application/json", #"<meta charset="latin1">"#, nil),
+    ] as [(String?, String, String?)])
+    func declaredCharsets(_ contentType: String?, _ body: String, _ charset: String?) {
+        #expect(CharsetDecoder.declared(contentType: contentType, body: Array(body.utf8)) == charset, "\(body)")
+    }
+
+    @Test func theRecordKeepsTheDecodedTextMasked() {
+        let bytes: [UInt8] = Array("s3cr3t caf".utf8) + [0xE9]
+        var body = RecordedBody(prefix: bytes, truncated: false)
+        body.text = CharsetDecoder.recordedText(bytes, truncated: false, contentType: "text/plain; charset=latin1", body: bytes)
+        #expect(body.encoding == "base64" && body.text == "s3cr3t café")
+        #expect(SecretMasker(values: ["s3cr3t"]).mask(body).text == "**** café")
+        // A Shift_JIS character cut by the record's limit is dropped; ASCII text is not kept twice.
+        let sjis: [UInt8] = [0x83, 0x65, 0x83, 0x58, 0x83]
+        #expect(CharsetDecoder.recordedText(sjis, truncated: true, contentType: "text/plain; charset=Shift_JIS", body: sjis) == "テス")
+        #expect(CharsetDecoder.recordedText(Array("abc".utf8), truncated: false, contentType: "text/plain; charset=latin1", body: Array("abc".utf8)) == nil)
     }
 }
 

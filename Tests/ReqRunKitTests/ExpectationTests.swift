@@ -98,9 +98,42 @@ import Testing
 
     @Test func status() {
         let failed = check(.status(codes: [200, 201], classes: [3]))
-        #expect(!failed.passed && failed.description == "status is 200 or 201 or 3xx" && failed.expected == "200 or 201 or 3xx" && failed.actual == "404")
+        #expect(!failed.passed && failed.description == #"status toString matches "^(200|201|3\\d\\d)$""# && failed.expected == "200 or 201 or 3xx" && failed.actual == "404")
         #expect(check(.status(codes: [], classes: [4])).passed)
         #expect(check(.status(codes: [404], classes: [])).passed)
+    }
+
+    /// Each object form prints as the check of the grammar that says the same, which parses back to it and
+    /// gives the same verdict on the same response.
+    @Test func objectFormsPrintAsChecks() throws {
+        let cases: [(ReqRunKit.Expectation, String)] = [
+            (.status(codes: [404], classes: []), "status == 404"),
+            (.status(codes: [], classes: [2]), #"status toString matches "^2\\d\\d$""#),
+            (.status(codes: [200, 404], classes: []), #"status toString matches "^(200|404)$""#),
+            (.header(name: "X-Id", .equals("22")), #"header "X-Id" == "22""#),
+            (.header(name: "Content-Type", .contains("json")), #"header "Content-Type" contains "json""#),
+            (.header(name: "X-Id", .matches("^[0-9]{2}$")), #"header "X-Id" matches "^[0-9]{2}$""#),
+            (.header(name: "ETag", .exists(true)), #"header "ETag" exists"#),
+            (.header(name: "ETag", .exists(false)), #"header "ETag" not exists"#),
+            (.body(.contains("Ada")), #"body contains "Ada""#),
+            (.body(.matches("^\\[")), #"body matches "^\\[""#),
+            (.json(path: try JSONPath("$.name"), .equals(try JSONParser.parse(Array(#""Ada""#.utf8)))), #"$.name == "Ada""#),
+            (.json(path: try JSONPath("$.tags"), .equals(try JSONParser.parse(Array(#"["a"]"#.utf8)))), #"$.tags == ["a"]"#),
+            (.json(path: try JSONPath("$.nope"), .exists(false)), "$.nope not exists"),
+            (.json(path: try JSONPath("$.tags"), .type("array")), "$.tags isList"),
+            (.json(path: try JSONPath("$.id"), .type("number")), "$.id isNumber"),
+            (.json(path: try JSONPath("$['a b']"), .exists(true)), "$['a b'] exists"),
+            (.timeBelow(milliseconds: 10), "duration < 10"),
+            (.bodySize(bytes: Self.body.count, below: false), "bodySize == \(Self.body.count)"),
+            (.bodySize(bytes: 10, below: true), "bodySize < 10"),
+        ]
+        for (expectation, text) in cases {
+            let result = check(expectation)
+            #expect(result.description == text)
+            let parsed = try CheckParser.parse(result.description)
+            #expect(parsed == expectation.canonicalCheck, "\(text)")
+            #expect(CheckEvaluator.evaluate(parsed, response, scope: VariableScope(layers: [])).passed == result.passed, "\(text)")
+        }
     }
 
     @Test func headers() {
@@ -164,8 +197,10 @@ import Testing
         #expect(capture(.cookie("session")).value == "abc")
         #expect(capture(.cookie("theme")).value == "dark")
         let miss = capture(.json(try JSONPath("$.missing")))
-        #expect(miss.value == nil && miss.error == "capture 'v' found nothing: $.missing is not in the body")
-        #expect(capture(.header("ETag")).error == "capture 'v' found nothing: no ETag header field")
+        #expect(miss.value == nil && miss.error == "capture 'v' found nothing: $.missing is absent")
+        #expect(capture(.header("ETag")).error == #"capture 'v' found nothing: header "ETag" is absent"#)
+        #expect(capture(.regex("zz(z)")).error == #"capture 'v' found nothing: regex "zz(z)" is absent"#)
+        #expect(capture(.cookie("nope")).error == #"capture 'v' found nothing: cookie "nope" is absent"#)
     }
 }
 

@@ -53,8 +53,8 @@ enum ShowCommand {
                 terminal.line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
             }
             terminal.line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
-            if response.body.encoding == "utf8", !response.body.data.isEmpty {
-                let text = Terminal.sanitized(response.body.data, multiline: true)
+            if let decoded = response.body.displayText, !decoded.isEmpty {
+                let text = Terminal.sanitized(decoded, multiline: true)
                 terminal.line(text.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
                 if response.body.truncated { terminal.line("  | … (\(RunRecord.bodyLimit) of \(response.bodySize) bytes kept)") }
             } else if response.body.encoding == "base64" {

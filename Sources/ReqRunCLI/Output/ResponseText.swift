@@ -26,13 +26,12 @@ enum ResponseText {
         var lines: [String] = []
         let mediaType = response.headers.values(named: "content-type").first?.lowercased() ?? ""
         if response.bodySize == 0 { return "" }
-        if response.body.encoding != "utf8" || isBinaryMediaType(mediaType) {
+        guard let text = response.body.displayText, !isBinaryMediaType(mediaType) else {
             lines.append(terminal.styled("(binary content: \(ResultLines.byteCount(response.bodySize))"
                                          + (mediaType.isEmpty ? "" : ", \(safe(mediaType))")
                                          + ", sha256 \(safe(response.bodySHA256)); 'reqrun send --body' writes it)", .dim))
             return lines.joined(separator: "\n") + "\n"
         }
-        let text = response.body.data
         if !response.body.truncated, mediaType.contains("json") || text.first(where: { !$0.isWhitespace }).map({ $0 == "{" || $0 == "[" }) == true,
            let node = try? JSONParser.parse(Array(text.utf8)) {
             lines.append(JSONText.pretty(node, terminal))

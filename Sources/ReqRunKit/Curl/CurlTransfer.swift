@@ -357,11 +357,13 @@ final class CurlTransfer {
         var address: UnsafeMutablePointer<CChar>?
         _ = reqrun_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
         let port = longInfo(CURLINFO_PRIMARY_PORT)
-        let response = ResponseRecord(
+        var response = ResponseRecord(
             status: longInfo(CURLINFO_RESPONSE_CODE), reasonPhrase: reasonPhrase, httpVersion: Self.versionName(longInfo(CURLINFO_HTTP_VERSION)),
             headers: responseHeaders, bodySize: bodySize, wireSize: wireBytes, bodySHA256: Digest.hex(hasher.finish()),
             body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
+        response.body.text = CharsetDecoder.recordedText(Array(bodyPrefix.prefix(options.bodyLimit)), truncated: response.body.truncated,
+                                                         contentType: responseHeaders.values(named: "Content-Type").last, body: bodyPrefix)
         var result = TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
                                     body: bodyPrefix, error: nil, timings: timings)
         if options.certificateInfo { result.certificate = CertificateCache.remember(leafCertificate(), origin: Self.origin(request.url)) }

@@ -87,7 +87,11 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case toInt, toFloat, toString
         case regex(String)
         case split(String)
+        /// Every occurrence of a literal text replaced.
         case replace(String, String)
+        /// Every match of a regular expression (ICU syntax) replaced by a template (`$1` is the first group),
+        /// Hurl's `replaceRegex`.
+        case replaceRegex(String, String)
         case urlDecode, urlEncode, base64Decode, base64Encode
         case jsonpath(JSONPath)
         /// XPath on a string holding XML (or HTML, when it starts with `<!DOCTYPE html` or `<html`).
@@ -99,14 +103,24 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case decode(String)
     }
 
-    /// A predicate, optionally negated with `not`.
+    /// A predicate, optionally negated with `not`, optionally applied to each item of a list (`all`, `any`).
     public struct Predicate: Sendable, Equatable {
         public var negated: Bool
+        /// `all`: every item of the list satisfies the (possibly negated) test, true for an empty list;
+        /// `any`: at least one does, false for an empty list. A value that is not a list counts as a list of
+        /// one; an absent value fails. Nil: the test applies to the value itself.
+        public var quantifier: Quantifier?
         public var test: Test
 
-        public init(negated: Bool = false, _ test: Test) {
+        public init(negated: Bool = false, quantifier: Quantifier? = nil, _ test: Test) {
             self.negated = negated
+            self.quantifier = quantifier
             self.test = test
+        }
+
+        /// `all` or `any`, written before `not` and the predicate: `$.items[*].price all > 0`.
+        public enum Quantifier: String, Sendable, Equatable, CaseIterable {
+            case all, any
         }
 
         public enum Test: Sendable, Equatable {
@@ -205,6 +219,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .regex(let pattern): return "regex \(quoted(pattern))"
         case .split(let separator): return "split \(quoted(separator))"
         case .replace(let old, let new): return "replace \(quoted(old)) \(quoted(new))"
+        case .replaceRegex(let pattern, let template): return "replaceRegex \(quoted(pattern)) \(quoted(template))"
         case .urlDecode: return "urlDecode"
         case .urlEncode: return "urlEncode"
         case .base64Decode: return "base64Decode"
@@ -231,7 +246,7 @@ public struct Check: Sendable, Equatable, CustomStringConvertible {
         case .isEmpty: body = "isEmpty"
         case .isType(let type): body = type.rawValue
         }
-        return predicate.negated ? "not " + body : body
+        return (predicate.quantifier.map { $0.rawValue + " " } ?? "") + (predicate.negated ? "not " + body : body)
     }
 
     /// The operand of a predicate as text, for reports' "expected".

@@ -25,10 +25,15 @@ public enum CheckEvaluator {
         case .failure(let failure): return Outcome(passed: false, expected: expected, actual: failure.description)
         case .success(let v): value = v
         }
-        let actual = value.map { ExpectationCheck.excerpt($0.shown) } ?? "(absent)"
+        var actual = value.map { ExpectationCheck.excerpt($0.shown) } ?? "(absent)"
         switch CheckPredicates.holds(predicate, value, scope: scope) {
         case .failure(let failure): return Outcome(passed: false, expected: expected, actual: failure.description)
-        case .success(let holds): return Outcome(passed: holds, expected: expected, actual: actual)
+        case .success(let holds):
+            if !holds, predicate.quantifier == .all, case .json(.array(let items))? = value,
+               let k = CheckPredicates.firstFailing(predicate, items, scope: scope) {
+                actual += " (item \(k) fails: \(ExpectationCheck.excerpt(CheckValue.json(items[k].value).shown)))"
+            }
+            return Outcome(passed: holds, expected: expected, actual: actual)
         }
     }
 

@@ -58,6 +58,10 @@ enum CheckFilters {
         case .replace(let old, let new):
             guard let text = string(value) else { return wrong("a string") }
             return .success(.string(old.isEmpty ? text : text.replacingOccurrences(of: old, with: new)))
+        case .replaceRegex(let pattern, let template):
+            guard let text = string(value) else { return wrong("a string") }
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return .failure(Failure("invalid regular expression")) }
+            return .success(.string(regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)))
         case .urlDecode:
             guard let text = string(value) else { return wrong("a string") }
             guard let decoded = text.removingPercentEncoding else { return .failure(Failure("not valid percent-encoded UTF-8")) }

@@ -7,10 +7,11 @@ import Foundation
 ///               | "duration" | "bodySize" | "timings." NAME | PATH | "jsonpath" STRING | "header" STRING
 ///               | "cookie" STRING | "regex" STRING | "xpath" STRING | "variable" STRING | "certificate" STRING
 ///     filter    = "count" | "first" | "last" | "nth" INTEGER | "toInt" | "toFloat" | "toString"
-///               | "regex" STRING | "split" STRING | "replace" STRING STRING | "urlDecode" | "urlEncode"
+///               | "regex" STRING | "split" STRING | "replace" STRING STRING | "replaceRegex" STRING STRING
+///               | "urlDecode" | "urlEncode"
 ///               | "base64Decode" | "base64Encode" | "jsonpath" STRING | "xpath" STRING | "toDate" STRING
 ///               | "daysBeforeNow" | "daysAfterNow" | "decode" STRING
-///     predicate = [ "not" ] ( ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "equals" | "notEquals"
+///     predicate = [ "all" | "any" ] [ "not" ] ( ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "equals" | "notEquals"
 ///               | "contains" | "startsWith" | "endsWith" | "includes" ) VALUE | "matches" STRING
 ///               | "exists" | "isEmpty" | TYPE )
 ///
@@ -29,10 +30,13 @@ public enum CheckParser {
     static let subjects = ["status", "url", "redirects", "httpVersion", "body", "bytes", "sha256", "md5", "duration", "bodySize",
                            "jsonpath", "xpath", "header", "cookie", "regex", "variable", "certificate"] + timingNames.map { "timings.\($0)" }
     static let timingNames = ["namelookup", "connect", "appconnect", "pretransfer", "starttransfer", "total"]
-    static let filters = ["count", "first", "last", "nth", "toInt", "toFloat", "toString", "regex", "split", "replace", "urlDecode",
+    static let filters = ["count", "first", "last", "nth", "toInt", "toFloat", "toString", "regex", "split", "replace", "replaceRegex", "urlDecode",
                           "urlEncode", "base64Decode", "base64Encode", "jsonpath", "xpath", "toDate", "daysBeforeNow", "daysAfterNow", "decode"]
     static let predicates = ["==", "!=", "<", "<=", ">", ">=", "equals", "notEquals", "contains", "startsWith", "endsWith", "includes",
-                             "matches", "exists", "isEmpty"] + Check.Predicate.TypeTest.allCases.map(\.rawValue)
+                             "matches", "exists", "isEmpty", "all", "any"] + Check.Predicate.TypeTest.allCases.map(\.rawValue)
+
+    /// `value` with every location set to 0:0, as a parsed check holds it.
+    static func withoutLocations(_ value: JSONNode.Value) -> JSONNode.Value { Scanner.withoutLocations(value) }
 
     /// True when `path` can be written bare (no white space outside brackets, which would end it).
     static func isBarePath(_ path: String) -> Bool {
@@ -320,6 +324,7 @@ public enum CheckParser {
             case "regex": return .regex(try regex("a regular expression"))
             case "split": return .split(try string("a separator"))
             case "replace": return .replace(try string("the text to replace"), try string("its replacement"))
+            case "replaceRegex": return .replaceRegex(try regex("a regular expression"), try string("its replacement (\"$1\" is the first group)"))
             case "urlDecode": return .urlDecode
             case "urlEncode": return .urlEncode
             case "base64Decode": return .base64Decode
@@ -341,11 +346,21 @@ public enum CheckParser {
 
         mutating func predicate() throws(CheckSyntaxError) -> Check.Predicate {
             guard var (word, start) = word() else { throw error("expected a predicate") }
+            var quantifier: Check.Predicate.Quantifier?
+            if let q = Check.Predicate.Quantifier(rawValue: word) {
+                quantifier = q
+                guard let next = self.word() else { throw error("expected a predicate after '\(word)', which checks each item of a list ('\(word) > 0')") }
+                (word, start) = next
+            }
             var negated = false
             if word == "not" {
                 negated = true
                 guard let next = self.word() else { throw error("expected a predicate after 'not'") }
                 (word, start) = next
+            }
+            if let q = Check.Predicate.Quantifier(rawValue: word) {
+                throw error(quantifier != nil ? "one 'all' or 'any' per check"
+                    : "'\(q.rawValue)' comes before 'not': write '\(q.rawValue) not …' (each item fails) or use the other quantifier", at: start)
             }
             let test: Check.Predicate.Test
             switch word {
@@ -368,7 +383,7 @@ public enum CheckParser {
                 }
                 test = .isType(type)
             }
-            return Check.Predicate(negated: negated, test)
+            return Check.Predicate(negated: negated, quantifier: quantifier, test)
         }
     }
 }

@@ -13,8 +13,24 @@ enum CheckPredicates {
         case .failure(let failure): return .failure(failure)
         case .success(let t): test = t
         }
-        let result = holds(test, value)
-        return .success(predicate.negated ? !result : result)
+        guard let quantifier = predicate.quantifier else {
+            let result = holds(test, value)
+            return .success(predicate.negated ? !result : result)
+        }
+        // A value that is not a list is a list of one (a header field sent once); an absent one fails.
+        guard let value else { return .success(false) }
+        var members = [value]
+        if case .json(.array(let items)) = value { members = items.map { .json($0.value) } }
+        let each = members.lazy.map { holds(test, $0) != predicate.negated }
+        return .success(quantifier == .all ? each.allSatisfy { $0 } : each.contains(true))
+    }
+
+    /// The index of the first item of `items` that fails `predicate` (without its quantifier), for the
+    /// report of a failed `all`.
+    static func firstFailing(_ predicate: Check.Predicate, _ items: [JSONNode], scope: VariableScope) -> Int? {
+        var single = predicate
+        single.quantifier = nil
+        return items.firstIndex { (try? holds(single, .json($0.value), scope: scope).get()) != true }
     }
 
     /// The test with `{{name}}` resolved in its string operand.

@@ -28,53 +28,44 @@ public struct ExpectationResult: Codable, Sendable, Equatable {
 
 /// Evaluates expectations against a response. Pure: no I/O.
 public enum ExpectationCheck {
-    /// Checks `spec` against `response`; strings in the expectation may use `{{name}}` from `scope`.
+    /// Checks `spec` against `response`; strings in the expectation may use `{{name}}` from `scope`. The
+    /// result's description is the expectation in the check grammar (`Expectation.canonicalCheck`), for
+    /// the object forms too.
     public static func check(_ spec: ExpectationSpec, _ response: ResponseView, scope: VariableScope) -> ExpectationResult {
-        func result(_ description: String, _ passed: Bool, _ expected: String, _ actual: String) -> ExpectationResult {
+        let description = spec.expectation.canonicalCheck.description
+        func result(_ passed: Bool, _ expected: String, _ actual: String) -> ExpectationResult {
             ExpectationResult(description: description, passed: passed, expected: expected, actual: actual, fieldPath: spec.fieldPath)
         }
         switch spec.expectation {
         case .status(let codes, let classes):
             let expected = (codes.map(String.init) + classes.map { "\($0)xx" }).joined(separator: " or ")
             let passed = codes.contains(response.status) || classes.contains(response.status / 100)
-            return result("status is \(expected)", passed, expected, String(response.status))
+            return result(passed, expected, String(response.status))
 
         case .header(let name, let check):
             let values = response.headerValues(name)
             let actual = values.isEmpty ? "(absent)" : values.joined(separator: ", ")
             if case .exists(let wanted) = check {
-                return result("header \(name) \(wanted ? "exists" : "is absent")", values.isEmpty != wanted,
-                              wanted ? "present" : "(absent)", actual)
+                return result(values.isEmpty != wanted, wanted ? "present" : "(absent)", actual)
             }
             switch resolved(check, scope) {
-            case .failure(let failure):
-                return result("header \(name) \(describe(check))", false, describe(check), failure.description)
-            case .success(let check):
-                return result("header \(name) \(describe(check))", values.contains { matches(check, $0) }, operand(check), actual)
+            case .failure(let failure): return result(false, operand(check), failure.description)
+            case .success(let check): return result(values.contains { matches(check, $0) }, operand(check), actual)
             }
 
         case .body(let check):
-            let description = "body \(describe(check))"
             guard response.bodyIsComplete else {
-                return result(description, false, operand(check), ResponseView.BodyProblem.tooLarge(limit: response.body.count).description)
+                return result(false, operand(check), ResponseView.BodyProblem.tooLarge(limit: response.body.count).description)
             }
             switch resolved(check, scope) {
-            case .failure(let failure):
-                return result(description, false, operand(check), failure.description)
-            case .success(let check):
-                return result(description, matches(check, response.text), operand(check), excerpt(response.text))
+            case .failure(let failure): return result(false, operand(check), failure.description)
+            case .success(let check): return result(matches(check, response.text), operand(check), excerpt(response.text))
             }
 
         case .json(let path, let check):
-            let description: String
-            switch check {
-            case .equals(let node): description = "\(path) equals \(node.compactText)"
-            case .exists(let wanted): description = "\(path) \(wanted ? "exists" : "is absent")"
-            case .type(let type): description = "\(path) is \(type == "array" || type == "object" || type == "integer" ? "an" : "a") \(type)"
-            }
             let root: JSONNode
             switch response.json() {
-            case .failure(let problem): return result(description, false, expectedText(check), problem.description)
+            case .failure(let problem): return result(false, expectedText(check), problem.description)
             case .success(let node): root = node
             }
             let selected = path.select(in: root)
@@ -86,30 +77,28 @@ public enum ExpectationCheck {
                     do {
                         expected.value = .string(try scope.resolve(template, field: "expectation"))
                     } catch {
-                        return result(description, false, expected.compactText, error.description)
+                        return result(false, expected.compactText, error.description)
                     }
                 }
-                return result(description, selected.map { $0.value.jsonEquals(expected.value) } ?? false, expected.compactText, actual)
+                return result(selected.map { $0.value.jsonEquals(expected.value) } ?? false, expected.compactText, actual)
             case .exists(let wanted):
-                return result(description, (selected != nil) == wanted, wanted ? "present" : "(absent)", actual)
+                return result((selected != nil) == wanted, wanted ? "present" : "(absent)", actual)
             case .type(let type):
                 let actualType = selected.map(jsonType) ?? "(absent)"
                 let passed = actualType == type || (type == "number" && actualType == "integer")
-                return result(description, passed, type, selected == nil ? actual : "\(actualType) \(excerpt(actual))")
+                return result(passed, type, selected == nil ? actual : "\(actualType) \(excerpt(actual))")
             }
 
         case .timeBelow(let milliseconds):
             let actual = Double(response.totalMicroseconds) / 1000
-            return result("time below \(milliseconds) ms", response.totalMicroseconds < milliseconds * 1000,
-                          "< \(milliseconds) ms", String(format: "%.1f ms", actual))
+            return result(response.totalMicroseconds < milliseconds * 1000, "< \(milliseconds) ms", String(format: "%.1f ms", actual))
 
         case .check(let check):
             let outcome = CheckEvaluator.evaluate(check, response, scope: scope)
-            return result(check.description, outcome.passed, outcome.expected, outcome.actual)
+            return result(outcome.passed, outcome.expected, outcome.actual)
 
         case .bodySize(let bytes, let below):
-            return result(below ? "body size below \(bytes) bytes" : "body size is \(bytes) bytes",
-                          below ? response.bodySize < bytes : response.bodySize == bytes,
+            return result(below ? response.bodySize < bytes : response.bodySize == bytes,
                           below ? "< \(bytes) bytes" : "\(bytes) bytes", "\(response.bodySize) bytes")
         }
     }

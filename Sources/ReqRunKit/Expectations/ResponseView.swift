@@ -43,10 +43,11 @@ public struct ResponseView: Sendable {
     /// sequences become U+FFFD); with an unknown charset or bytes invalid in it, as UTF-8 too.
     public var text: String { (try? bodyText().get()) ?? String(decoding: body, as: UTF8.self) }
 
-    /// The body as text in the charset its `Content-Type` names (UTF-8 without one; invalid UTF-8
-    /// sequences become U+FFFD), or why it cannot be read: an unknown charset, bytes invalid in it.
+    /// The body as text in the charset the response declares (`CharsetDecoder.declared`: `Content-Type`, an
+    /// HTML `<meta>`, an XML declaration; UTF-8 without one, invalid UTF-8 sequences becoming U+FFFD), or why
+    /// it cannot be read: an unknown charset, bytes invalid in it.
     func bodyText() -> Result<String, CharsetDecoder.Problem> {
-        guard let type = headerValues("Content-Type").last, let charset = CharsetDecoder.charset(ofContentType: type),
+        guard let charset = CharsetDecoder.declared(contentType: headerValues("Content-Type").last, body: body),
               !CharsetDecoder.isUTF8(charset) else { return .success(String(decoding: body, as: UTF8.self)) }
         return CharsetDecoder.decode(body, charset: charset)
     }

@@ -32,7 +32,13 @@ enum XPathQuery {
         defer { xmlFreeDoc(document) }
         guard let context = xmlXPathNewContext(document) else { return .failure(CheckEvaluator.Failure("out of memory")) }
         defer { xmlXPathFreeContext(context) }
+        let namespaces = declaredNamespaces(document)
+        for (prefix, uri) in namespaces { _ = xmlXPathRegisterNs(context, prefix, uri) }
         guard let result = xmlXPathEvalExpression(expression, context) else {
+            if let prefix = undefinedPrefix(expression, known: Set(namespaces.map(\.prefix))) {
+                let declared = namespaces.isEmpty ? "no namespace" : namespaces.map { "\($0.prefix) (\($0.uri))" }.joined(separator: ", ")
+                return .failure(CheckEvaluator.Failure("undefined namespace prefix '\(prefix)' in the XPath expression; the document declares \(declared)"))
+            }
             return .failure(CheckEvaluator.Failure("the XPath expression cannot be evaluated"))
         }
         defer { xmlXPathFreeObject(result) }
@@ -58,6 +64,67 @@ enum XPathQuery {
         default:
             return .failure(CheckEvaluator.Failure("the XPath result has a type checks do not read"))
         }
+    }
+
+    /// The namespaces the document declares, for the XPath context: every prefix under its own name (the
+    /// first declaration in document order wins), and the default namespace (`xmlns="…"`, the first one
+    /// declared) under `_`, as Hurl does, since XPath 1.0 has no default namespace: `//_:entry` in an Atom
+    /// feed. A prefix the document itself declares as `_` keeps its meaning.
+    static func declaredNamespaces(_ document: xmlDocPtr) -> [(prefix: String, uri: String)] {
+        var found: [(prefix: String, uri: String)] = []
+        var seen = Set<String>()
+        var defaultURI: String?
+        var stack: [xmlNodePtr] = []
+        if let root = xmlDocGetRootElement(document) { stack.append(root) }
+        // Depth first, children in reverse so that the walk follows document order; bounded by the parsed tree.
+        while let node = stack.popLast() {
+            guard node.pointee.type == XML_ELEMENT_NODE else { continue }
+            var ns = node.pointee.nsDef
+            while let n = ns {
+                if let href = n.pointee.href.map({ String(cString: $0) }) {
+                    if let prefix = n.pointee.prefix.map({ String(cString: $0) }) {
+                        if seen.insert(prefix).inserted { found.append((prefix, href)) }
+                    } else if defaultURI == nil, !href.isEmpty {
+                        defaultURI = href
+                    }
+                }
+                ns = n.pointee.next
+            }
+            var children: [xmlNodePtr] = []
+            var child = node.pointee.children
+            while let c = child { children.append(c); child = c.pointee.next }
+            stack.append(contentsOf: children.reversed())
+        }
+        if let defaultURI, !seen.contains("_") { found.insert(("_", defaultURI), at: 0) }
+        return found
+    }
+
+    /// The first `prefix:` of a name test in `expression` (outside string literals, not an axis `::`) that is
+    /// not in `known`.
+    static func undefinedPrefix(_ expression: String, known: Set<String>) -> String? {
+        let scalars = Array(expression.unicodeScalars)
+        var i = 0
+        var quote: Unicode.Scalar?
+        func isNameStart(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c == "_" }
+        func isName(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || c.properties.numericType != nil || c == "-" || c == "." }
+        while i < scalars.count {
+            let c = scalars[i]
+            if let q = quote {
+                if c == q { quote = nil }
+                i += 1
+                continue
+            }
+            if c == "'" || c == "\"" { quote = c; i += 1; continue }
+            guard isNameStart(c), i == 0 || !isName(scalars[i - 1]) else { i += 1; continue }
+            var end = i
+            while end < scalars.count, isName(scalars[end]) { end += 1 }
+            if end + 1 < scalars.count, scalars[end] == ":", scalars[end + 1] != ":" {
+                let prefix = String(String.UnicodeScalarView(scalars[i..<end]))
+                if !known.contains(prefix) { return prefix }
+            }
+            i = max(end, i + 1)
+        }
+        return nil
     }
 
     /// libxml2 prints parse and XPath errors to stderr unless a handler takes them (per thread).

@@ -33,7 +33,8 @@ enum CSVTable {
     static func records(_ bytes: [UInt8], file: String) throws(InputError) -> [Record] {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = 1, lineStart = 0
+        // Columns count after a byte order mark, as in JSON files.
+        var line = 1, lineStart = i
         func location(_ at: Int) -> SourceLocation { SourceLocation(line: line, column: at - lineStart + 1) }
         var records: [Record] = []
         var record = Record()

@@ -34,8 +34,12 @@ public struct IterationData: Sendable, Equatable {
         }
     }
 
-    /// Decodes a data file's bytes (a UTF-8 byte order mark is skipped).
-    public static func decode(_ bytes: [UInt8], file: String) throws(InputError) -> IterationData {
+    /// Decodes a data file's bytes: UTF-8 (a byte order mark is skipped), or UTF-16 with a byte order mark
+    /// (`UTF16Text`; lines and columns in errors count in the converted text).
+    /// - Throws: `InputError` at the problem; for UTF-16 without a byte order mark, one that says so.
+    public static func decode(_ raw: [UInt8], file: String) throws(InputError) -> IterationData {
+        let bytes: [UInt8]
+        do { bytes = try UTF16Text.utf8(raw) } catch { throw InputError(file: file, location: error.location, reason: error.reason) }
         let lower = file.lowercased()
         let isJSON = lower.hasSuffix(".json") || (!lower.hasSuffix(".csv") && bytes.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "["))
         return isJSON ? try decodeJSON(bytes, file: file) : try CSVTable.decode(bytes, file: file)

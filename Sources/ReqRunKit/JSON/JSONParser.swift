@@ -31,8 +31,7 @@ public struct JSONParser: ~Copyable {
     /// with a byte order mark (`UTF16Text`).
     /// - Throws: `JSONSyntaxError` naming line and column of the first problem.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        let order = UTF16Text.byteOrder(bytes)
-        if order.isUTF16 { return try parse(try UTF16Text.utf8(bytes, littleEndian: order.littleEndian)) }
+        if UTF16Text.byteOrder(bytes).isUTF16 || UTF16Text.unmarkedHint(bytes) != nil { return try parse(try UTF16Text.utf8(bytes)) }
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
             var parser = JSONParser(bytes: buffer)
             do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }

@@ -14,6 +14,25 @@ enum UTF16Text {
         return (false, false)
     }
 
+    /// A hint when `bytes` look like UTF-16 without a byte order mark (an ASCII character next to a NUL byte
+    /// at the start, which no UTF-8 text has): the encoding, and how to save the file so that it loads. Nil
+    /// otherwise.
+    static func unmarkedHint(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 2, (bytes[0] == 0) != (bytes[1] == 0), bytes[0] < 0x80, bytes[1] < 0x80 else { return nil }
+        let order = bytes[1] == 0 ? "little-endian" : "big-endian"
+        return "the file looks like UTF-16 (\(order)) without a byte order mark; save it as UTF-8, or as UTF-16 with a byte order mark (what PowerShell's Out-File writes)"
+    }
+
+    /// `bytes` as UTF-8: converted from UTF-16 when they start with its byte order mark, else as they are.
+    /// - Throws: `JSONSyntaxError` for invalid UTF-16 (see `utf8(_:littleEndian:)`), or at 1:1 with
+    ///   `unmarkedHint` for UTF-16 without a mark.
+    static func utf8(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [UInt8] {
+        let order = byteOrder(bytes)
+        if order.isUTF16 { return try utf8(bytes, littleEndian: order.littleEndian) }
+        if let hint = unmarkedHint(bytes) { throw JSONSyntaxError(location: SourceLocation(line: 1, column: 1), reason: hint) }
+        return bytes
+    }
+
     /// The UTF-8 form of UTF-16 `bytes` after their byte order mark.
     /// - Throws: `JSONSyntaxError` at an unpaired surrogate or a dangling last byte, located in the text
     ///   converted so far.

@@ -282,6 +282,10 @@ public struct RecordedBody: Codable, Sendable, Equatable {
     public var data: String
     /// True when the content was longer than what is kept.
     public var truncated: Bool
+    /// The kept bytes as text in the charset the response declares (`Content-Type`, an HTML `<meta>`, an XML
+    /// declaration) when that is not UTF-8 (`ISO-8859-1`, `windows-1252`, `Shift_JIS`…) and they are valid in
+    /// it; absent otherwise. `data` keeps the bytes either way.
+    public var text: String?
 
     /// Keeps `prefix`; when it is valid UTF-8 (allowing a character cut at the end of a truncated
     /// prefix) it is stored as text, else as base64.

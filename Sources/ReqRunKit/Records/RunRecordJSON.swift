@@ -149,6 +149,6 @@ extension HeaderField {
 
 extension RecordedBody {
     func write(_ w: inout JSONWriter) {
-        w.object { w in w.field("data", data); w.field("encoding", encoding); w.field("truncated", truncated) }
+        w.object { w in w.field("data", data); w.field("encoding", encoding); w.field("truncated", truncated); w.field("text", text) }
     }
 }

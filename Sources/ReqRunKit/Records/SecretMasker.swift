@@ -140,6 +140,7 @@ public struct SecretMasker: Sendable {
     public func mask(_ body: RecordedBody) -> RecordedBody {
         guard enabled, !values.isEmpty else { return body }
         var copy = body
+        copy.text = body.text.map { mask($0) }
         if body.encoding == "utf8" {
             copy.data = mask(body.data)
             if body.truncated {

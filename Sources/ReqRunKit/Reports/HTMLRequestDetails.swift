@@ -53,10 +53,9 @@ enum HTMLRequestDetails {
 
     /// The content: pretty JSON, text as recorded, or a line for binary content; the record's 64 KiB cut said.
     private static func content(_ body: RecordedBody, size: Int, type: String?) -> String {
-        guard body.encoding == "utf8" else {
+        guard var text = body.displayText else {
             return "<p class=\"muted\">binary content, \(size) bytes\(type.map { ", " + XMLText.escape($0) } ?? "")</p>"
         }
-        var text = body.data
         if !body.truncated, let data = text.data(using: .utf8), let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
            let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .withoutEscapingSlashes]) {
