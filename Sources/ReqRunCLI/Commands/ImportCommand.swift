@@ -5,7 +5,7 @@ import ReqRunKit
 enum ImportCommand {
     static let command = Command(spec: CommandSpec(
         name: "import",
-        abstract: "Convert a Postman collection (v2.0 or v2.1) to reqrun's collection format.",
+        abstract: "Convert a Postman collection (v1, v2.0 or v2.1) to reqrun's collection format.",
         discussion: """
             Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
             where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
@@ -34,7 +34,7 @@ enum ImportCommand {
             throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: source.path) ? "cannot be read" : "no such file")
         }
         guard PostmanDecoder.recognises(Array(data)) else {
-            throw InputError(file: path, location: nil, reason: "not a Postman collection (v2.0 or v2.1); reqrun collections need no import")
+            throw InputError(file: path, location: nil, reason: "not a Postman collection (v1, v2.0 or v2.1); reqrun collections need no import")
         }
         // Its body files must lie where the workspace's collections may read (the workspace, --file-root DIR):
         // the converted collection could not load otherwise.
