@@ -44,7 +44,7 @@ enum RunCommand {
             .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
-            .workspace, .collection, .fileRoot,
+            .workspace, .collection, .fileRoot, .workingDir,
         ] + RunIterations.options,
         positional: .init(name: "NAME", help: "Groups, collections or requests to run (groups first: see the README).",
                           repeating: true, optional: true),

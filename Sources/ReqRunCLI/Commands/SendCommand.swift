@@ -25,7 +25,7 @@ enum SendCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
             .verbose,
-        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot],
+        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot, .workingDir],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
         examples: ["reqrun send 'httpbin.org/get' --var httpbin=http://127.0.0.1:8080", "reqrun send '#3' -v",

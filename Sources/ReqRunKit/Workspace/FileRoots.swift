@@ -82,10 +82,15 @@ public struct FileScope: Sendable, Equatable {
     /// The collection file's folder, absolute (the real file's, when the collection is a symbolic link).
     public var base: String
     public var roots: FileRoots
+    /// `--working-dir DIR` (Newman's option), absolute: where relative body files (`bodyFile`, a multipart
+    /// part's `file`, a Postman `src`) resolve instead of `base`; nil: `base`. Script files still resolve
+    /// against `base`. The folder itself must lie inside `roots` (checked by the CLI).
+    public var workingDirectory: String?
 
-    public init(base: String, roots: FileRoots) {
+    public init(base: String, roots: FileRoots, workingDirectory: String? = nil) {
         self.base = base
         self.roots = roots
+        self.workingDirectory = workingDirectory
     }
 }
 
@@ -97,7 +102,7 @@ extension FileScope {
     /// - Returns: the resolved absolute path, or the reason it is refused.
     public func bodyFile(_ written: String, mustExist: Bool) -> Result<String, FileRoots.Refusal> {
         let path: String
-        switch roots.resolve(written, from: base) {
+        switch roots.resolve(written, from: workingDirectory ?? base) {
         case .success(let resolved): path = resolved
         case .failure(let refusal): return .failure(refusal)
         }

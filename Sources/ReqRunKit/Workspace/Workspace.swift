@@ -50,11 +50,12 @@ public struct Workspace: Sendable {
 
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
     /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
-    /// (`--file-root DIR`; see `FileRoots`).
+    /// (`--file-root DIR`; see `FileRoots`). `workingDirectory` (`--working-dir DIR`, absolute): where relative
+    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`).
     /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
     ///   field, a body file outside the roots, one
     ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
-    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> [RequestCollection] {
+    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil) throws -> [RequestCollection] {
         let roots = fileRoots(allowing: extraRoots)
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
@@ -77,7 +78,7 @@ public struct Workspace: Sendable {
             // Relative body files sit beside the real file, also behind a symlink.
             let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
             collections.append(try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent,
-                                                            files: FileScope(base: base, roots: roots)))
+                                                            files: FileScope(base: base, roots: roots, workingDirectory: workingDirectory)))
         }
         try GroupIndex.checkUniqueIDs(collections)
         return collections
