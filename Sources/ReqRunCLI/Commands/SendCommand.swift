@@ -25,7 +25,7 @@ enum SendCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
             .verbose,
-        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot, .workingDir],
+        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot, .workingDir, CompatOption.spec],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
         examples: ["reqrun send 'httpbin.org/get' --var httpbin=http://127.0.0.1:8080", "reqrun send '#3' -v",
@@ -37,6 +37,7 @@ enum SendCommand {
         var transfer = try TransferOptions.parse(arguments, command.spec)
         HTTPExecutor.prepareInBackground()
         defer { HTTPExecutor.awaitPreparation() }
+        let rules = try CompatOption.rules(arguments, command.spec)
         let context = try WorkspaceContext.load(arguments)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
@@ -54,6 +55,7 @@ enum SendCommand {
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              options: transfer.options, showSecrets: arguments.flag("--show-secrets"),
                                              redirects: transfer.redirects, retries: transfer.retries)
+        configuration.requestRules = rules
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
         let scripting = try RunScripting.sandbox(for: [reference], timeLimit: RunScripting.timeLimit(nil, command: command.spec),
                                                  preRequestOnly: false)
@@ -65,7 +67,7 @@ enum SendCommand {
         let result = run.record.results[0]
         stream?.finish(result.response)
         if arguments.flag("--verbose") {
-            info.line(VerboseExchange.lines(result, info))
+            info.line(VerboseExchange.lines(result, info, followsOriginalMethod: rules.followsOriginalMethod))
             info.line()
         }
         if let response = result.response, !streams {

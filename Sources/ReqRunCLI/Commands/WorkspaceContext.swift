@@ -31,7 +31,8 @@ struct WorkspaceContext {
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let extraRoots = try fileRoots(arguments)
         let collections = try workspace.loadCollections(files: files.isEmpty ? nil : files, allowing: extraRoots,
-                                                        workingDirectory: try workingDirectory(arguments, roots: workspace.fileRoots(allowing: extraRoots)))
+                                                        workingDirectory: try workingDirectory(arguments, roots: workspace.fileRoots(allowing: extraRoots)),
+                                                        rules: CompatOption.loadingRules(arguments))
         for collection in collections { collection.warnings.forEach(terminal.warning) }
         return WorkspaceContext(workspace: workspace, collections: collections, fileRoots: workspace.fileRoots(allowing: extraRoots))
     }

@@ -179,7 +179,8 @@ public enum PostmanDecoder {
             } else {
                 let reader = try FieldReader(file: file, node: node, path: item.childPath("request"))
                 let url = try reader.optional("url").map { node throws(InputError) in
-                    try PostmanURL.decode(node, path: reader.childPath("url"), file: file)
+                    try PostmanURL.decode(node, path: reader.childPath("url"), file: file,
+                                          keepingEmptyQueryEntries: base.requestRules.keepsEmptyQueryEntries)
                 } ?? ""
                 var method = try reader.optionalString("method") ?? "GET"
                 if method.isEmpty { method = "GET" }

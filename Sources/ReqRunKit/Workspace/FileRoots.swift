@@ -86,11 +86,15 @@ public struct FileScope: Sendable, Equatable {
     /// part's `file`, a Postman `src`) resolve instead of `base`; nil: `base`. Script files still resolve
     /// against `base`. The folder itself must lie inside `roots` (checked by the CLI).
     public var workingDirectory: String?
+    /// The run's request rules, for the one that applies when a collection loads
+    /// (`RequestRules.keepsEmptyQueryEntries`, in Postman URL objects).
+    public var requestRules = RequestRules.reqrun
 
-    public init(base: String, roots: FileRoots, workingDirectory: String? = nil) {
+    public init(base: String, roots: FileRoots, workingDirectory: String? = nil, requestRules: RequestRules = .reqrun) {
         self.base = base
         self.roots = roots
         self.workingDirectory = workingDirectory
+        self.requestRules = requestRules
     }
 }
 

@@ -51,11 +51,13 @@ public struct Workspace: Sendable {
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
     /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
     /// (`--file-root DIR`; see `FileRoots`). `workingDirectory` (`--working-dir DIR`, absolute): where relative
-    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`).
+    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`). `rules`: the run's
+    /// request rules (`--compat newman`), for the part that applies when loading (`FileScope.requestRules`).
     /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
     ///   field, a body file outside the roots, one
     ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
-    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil) throws -> [RequestCollection] {
+    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil,
+                                rules: RequestRules = .reqrun) throws -> [RequestCollection] {
         let roots = fileRoots(allowing: extraRoots)
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
@@ -78,7 +80,8 @@ public struct Workspace: Sendable {
             // Relative body files sit beside the real file, also behind a symlink.
             let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
             collections.append(try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent,
-                                                            files: FileScope(base: base, roots: roots, workingDirectory: workingDirectory)))
+                                                            files: FileScope(base: base, roots: roots, workingDirectory: workingDirectory,
+                                                                             requestRules: rules)))
         }
         try GroupIndex.checkUniqueIDs(collections)
         return collections
