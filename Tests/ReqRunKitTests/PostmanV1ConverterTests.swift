@@ -89,5 +89,7 @@ import Testing
         #expect(collection.groups[0].groups.map(\.name) == ["B"])
         #expect(collection.groups[0].groups[0].groups.isEmpty)
         #expect(collection.warnings.contains("collections/v1.json: folders[1].folders_order: folder 'b' is already placed elsewhere; listed once"))
+        let unlisted = try decode(#"{"id": "r", "name": "R", "url": "http://h/"}, {"id": "s", "name": "S", "url": "http://h/s"}"#)
+        #expect(unlisted.warnings == ["collections/v1.json: requests: 1 request that no 'order' lists is left out, as Newman leaves them out"])
     }
 }

@@ -45,8 +45,10 @@ struct PostmanV1Converter {
     let file: String
     /// The v1 field path of each copied v1 value, by where it starts in the file.
     private(set) var pathsByLocation: [SourceLocation: String] = [:]
-    /// What the conversion left out (a folder placed twice).
+    /// What the conversion left out (a folder placed twice, requests no `order` lists).
     private(set) var notes: [String] = []
+    /// The requests placed so far, by their `path` in `requests`.
+    private var placedRequests: Set<String> = []
 
     init(file: String) { self.file = file }
 
@@ -80,6 +82,10 @@ struct PostmanV1Converter {
         for id in try ids(collection, "order") {
             guard let request = requests[id] else { continue }
             items.append(try item(request))
+        }
+        let unplaced = requests.values.filter { !placedRequests.contains($0.path) }.count
+        if unplaced > 0 {
+            notes.append("requests: \(unplaced) request\(unplaced == 1 ? "" : "s") that no 'order' lists \(unplaced == 1 ? "is" : "are") left out, as Newman leaves them out")
         }
         var members: [(String, JSONNode)] = []
         var info: [(String, JSONNode)] = [("schema", string(Self.schemaV21, at: root.location))]
@@ -136,6 +142,7 @@ struct PostmanV1Converter {
     private mutating func item(_ request: FieldReader) throws(InputError) -> JSONNode {
         let at = request.node.location
         register(request.node, request.path)
+        placedRequests.insert(request.path)
         var members: [(String, JSONNode)] = [("name", request.optional("name").map { copy($0, request.childPath("name")) } ?? string("", at: at))]
         if let id = request.optional("id") { members.append(("_postman_id", copy(id, request.childPath("id")))) }
         if let event = try events(request) { members.append(("event", event)) }
