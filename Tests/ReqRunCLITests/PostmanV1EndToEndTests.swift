@@ -109,6 +109,12 @@ import TestSupport
         let output = try ReqRunBinary.run(["run", "--all", "--env", "env.json"], in: dir.url)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("5 requests: 5 passed"))
+        // A v1 export's own file name (NAME.json.postman_collection) gives collections/NAME.json.
+        try FileManager.default.moveItem(at: dir.url.appendingPathComponent("old.json"), to: dir.url.appendingPathComponent("Old Shop.json.postman_collection"))
+        try FileManager.default.removeItem(at: dir.url.appendingPathComponent("collections/old-shop.json"))
+        let byName = try ReqRunBinary.run(["import", "Old Shop.json.postman_collection"], in: dir.url)
+        #expect(byName.status == 0, "\(byName.stderr)")
+        #expect(dir.exists("collections/Old Shop.json"))
     }
 
     @Test func errorsNameTheV1Field() throws {

@@ -8,7 +8,7 @@ enum ImportCommand {
         abstract: "Convert a Postman collection (v1, v2.0 or v2.1) to reqrun's collection format.",
         discussion: """
             Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
-            where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
+            where NAME is FILE's name without .postman_collection.json, .json.postman_collection (v1) or .json. Every group id is written out,
             so groups keep their ids and expansion. Scripts are not written (the status checks translated from
             them are); requests that followed a subfolder come before it, as the native format lists a group's
             requests first. An existing file is never overwritten without --force. Reading Postman files
@@ -80,7 +80,8 @@ enum ImportCommand {
 
     /// `Shop.postman_collection.json` → `Shop.json`; `shop.json` → `shop.json`.
     static func defaultName(_ fileName: String) -> String {
-        for suffix in [".postman_collection.json", ".json"] where fileName.hasSuffix(suffix) {
+        // `.json.postman_collection`: how the Postman app named v1 exports.
+        for suffix in [".postman_collection.json", ".json.postman_collection", ".json"] where fileName.hasSuffix(suffix) {
             return String(fileName.dropLast(suffix.count)) + ".json"
         }
         return fileName + ".json"
