@@ -90,6 +90,10 @@ import Testing
         #expect(collection.groups[0].groups[0].groups.isEmpty)
         #expect(collection.warnings.contains("collections/v1.json: folders[1].folders_order: folder 'b' is already placed elsewhere; listed once"))
         let unlisted = try decode(#"{"id": "r", "name": "R", "url": "http://h/"}, {"id": "s", "name": "S", "url": "http://h/s"}"#)
+        // Nesting by id is bounded as nesting in JSON is.
+        let chain = (0..<70).map { #"{"id": "f\#($0)", "name": "F", "folders_order": ["f\#($0 + 1)"]}"# }.joined(separator: ",")
+        let deep = try #require(throws: InputError.self) { try decode("", extra: #""folders_order": ["f0"], "folders": [\#(chain)],"#) }
+        #expect(deep.description.hasSuffix("folders[64]: folders nest deeper than 64 levels"))
         #expect(unlisted.warnings == ["collections/v1.json: requests: 1 request that no 'order' lists is left out, as Newman leaves them out"])
     }
 }

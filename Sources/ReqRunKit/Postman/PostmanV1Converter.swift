@@ -77,7 +77,7 @@ struct PostmanV1Converter {
         let topOrder = collection.optional("folders_order") != nil ? try ids(collection, "folders_order") : folderIDs
         for id in topOrder where !subfolders.contains(id) && !placed.contains(id) {
             guard let folder = folders[id] else { continue }
-            items.append(try self.folder(folder, id: id, folders: folders, requests: requests, placed: &placed))
+            items.append(try self.folder(folder, id: id, folders: folders, requests: requests, placed: &placed, depth: 1))
         }
         for id in try ids(collection, "order") {
             guard let request = requests[id] else { continue }
@@ -112,7 +112,11 @@ struct PostmanV1Converter {
     }
 
     private mutating func folder(_ folder: FieldReader, id: String, folders: [String: FieldReader], requests: [String: FieldReader],
-                                 placed: inout Set<String>) throws(InputError) -> JSONNode {
+                                 placed: inout Set<String>, depth: Int) throws(InputError) -> JSONNode {
+        // v1 nests folders by id, not in the JSON, so the parser's depth bound does not hold them.
+        guard depth <= CollectionDecoder.maximumGroupDepth else {
+            throw folder.error(folder.node, folder.path, "folders nest deeper than \(CollectionDecoder.maximumGroupDepth) levels")
+        }
         placed.insert(id)
         var items: [JSONNode] = []
         for subID in try ids(folder, "folders_order") {
@@ -121,7 +125,7 @@ struct PostmanV1Converter {
                 notes.append("\(folder.childPath("folders_order")): folder '\(subID)' is already placed elsewhere; listed once")
                 continue
             }
-            items.append(try self.folder(sub, id: subID, folders: folders, requests: requests, placed: &placed))
+            items.append(try self.folder(sub, id: subID, folders: folders, requests: requests, placed: &placed, depth: depth + 1))
         }
         for requestID in try ids(folder, "order") {
             guard let request = requests[requestID] else { continue }
