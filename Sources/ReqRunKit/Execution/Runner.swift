@@ -345,7 +345,10 @@ private struct Scheduler {
                 return
             }
         }
-        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: configuration.requestRules) {
+        // The run's rules (--compat); a request's own Postman protocolProfileBehavior goes over them here, with
+        // `RequestRules.applying(disableBodyPruning:followOriginalHttpMethod:)`.
+        let rules = configuration.requestRules
+        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules) {
         case .failure(let failure):
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
             let url = failure.isSkip ? resolved : request.url
@@ -362,7 +365,7 @@ private struct Scheduler {
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
-            policy.followsOriginalMethod = configuration.requestRules.followsOriginalMethod
+            policy.followsOriginalMethod = rules.followsOriginalMethod
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
             let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
