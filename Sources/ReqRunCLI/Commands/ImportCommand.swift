@@ -5,10 +5,10 @@ import ReqRunKit
 enum ImportCommand {
     static let command = Command(spec: CommandSpec(
         name: "import",
-        abstract: "Convert a Postman collection (v2.0 or v2.1) to reqrun's collection format.",
+        abstract: "Convert a Postman collection (v1, v2.0 or v2.1) to reqrun's collection format.",
         discussion: """
             Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
-            where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
+            where NAME is FILE's name without .postman_collection.json, .json.postman_collection (v1) or .json. Every group id is written out,
             so groups keep their ids and expansion. Scripts are not written (the status checks translated from
             them are); requests that followed a subfolder come before it, as the native format lists a group's
             requests first. An existing file is never overwritten without --force. The converted collection is
@@ -37,7 +37,7 @@ enum ImportCommand {
             throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: source.path) ? "cannot be read" : "no such file")
         }
         guard PostmanDecoder.recognises(Array(data)) else {
-            throw InputError(file: path, location: nil, reason: "not a Postman collection (v2.0 or v2.1); reqrun collections need no import")
+            throw InputError(file: path, location: nil, reason: "not a Postman collection (v1, v2.0 or v2.1); reqrun collections need no import")
         }
         // Its body files must lie where the workspace's collections may read (the workspace, --file-root DIR):
         // the converted collection could not load otherwise.
@@ -115,7 +115,8 @@ enum ImportCommand {
 
     /// `Shop.postman_collection.json` → `Shop.json`; `shop.json` → `shop.json`.
     static func defaultName(_ fileName: String) -> String {
-        for suffix in [".postman_collection.json", ".json"] where fileName.hasSuffix(suffix) {
+        // `.json.postman_collection`: how the Postman app named v1 exports.
+        for suffix in [".postman_collection.json", ".json.postman_collection", ".json"] where fileName.hasSuffix(suffix) {
             return String(fileName.dropLast(suffix.count)) + ".json"
         }
         return fileName + ".json"

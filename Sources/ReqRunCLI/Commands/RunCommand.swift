@@ -44,7 +44,7 @@ enum RunCommand {
             .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
-            .workspace, .collection, .fileRoot,
+            .workspace, .collection, .fileRoot, .workingDir, CompatOption.spec,
         ] + RunIterations.options,
         positional: .init(name: "NAME", help: "Groups, collections or requests to run (groups first: see the README).",
                           repeating: true, optional: true),
@@ -84,6 +84,7 @@ enum RunCommand {
             HTTPExecutor.prepareInBackground()
         }
         defer { HTTPExecutor.awaitPreparation() }
+        let rules = try CompatOption.rules(arguments, command.spec)
         // Only --expanded and --all need every collection: NAME... runs from those that load.
         let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty)
         let environment = try context.environment(arguments.value("--env"), terminal)
@@ -124,6 +125,7 @@ enum RunCommand {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
             planned.runData = runData
+            planned.requestRules = rules
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
@@ -152,6 +154,7 @@ enum RunCommand {
                                             ?? PollPolicy.defaultIntervalMilliseconds)
         }
         configuration.runData = runData
+        configuration.requestRules = rules
         configuration.maxRequests = try TransferOptions.count(arguments.value("--max-requests"), option: "--max-requests", command.spec)
         // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
         // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
@@ -162,6 +165,7 @@ enum RunCommand {
         DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
         Interruption.install()
         let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
+        console.followsOriginalMethod = rules.followsOriginalMethod
         let started = Date()
         console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in

@@ -27,7 +27,7 @@ enum SendCommand {
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
             .verbose, .init(name: ConsoleDetail.quietOption.name, valueName: nil, help: "Print only failed checks and errors (not the response).",
                             short: ConsoleDetail.quietOption.short),
-        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot],
+        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot, .workingDir, CompatOption.spec],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
         examples: ["reqrun send 'httpbin.org/get' --var httpbin=http://127.0.0.1:8080", "reqrun send '#3' -v",
@@ -41,6 +41,7 @@ enum SendCommand {
         let detail = try ConsoleDetail.parse(arguments, command.spec)
         HTTPExecutor.prepareInBackground()
         defer { HTTPExecutor.awaitPreparation() }
+        let rules = try CompatOption.rules(arguments, command.spec)
         let context = try WorkspaceContext.load(arguments, keepingBroken: true)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
@@ -58,6 +59,7 @@ enum SendCommand {
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              options: transfer.options, showSecrets: arguments.flag("--show-secrets"),
                                              redirects: transfer.redirects, retries: transfer.retries)
+        configuration.requestRules = rules
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
         let scripting = try RunScripting.sandbox(for: [reference], timeLimit: RunScripting.timeLimit(nil, command: command.spec),
                                                  preRequestOnly: false)
@@ -69,7 +71,7 @@ enum SendCommand {
         let result = run.record.results[0]
         stream?.finish(result.response)
         if detail == .verbose {
-            info.line(VerboseExchange.lines(result, info))
+            info.line(VerboseExchange.lines(result, info, followsOriginalMethod: rules.followsOriginalMethod))
             info.line()
         }
         if let response = result.response, !streams, detail != .quiet || rawBody {

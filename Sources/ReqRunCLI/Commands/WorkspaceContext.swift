@@ -38,7 +38,9 @@ struct WorkspaceContext {
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let extraRoots = try fileRoots(arguments)
-        let loaded = try workspace.loadCollectionsKeepingFailures(files: files.isEmpty ? nil : files, allowing: extraRoots)
+        let loaded = try workspace.loadCollectionsKeepingFailures(files: files.isEmpty ? nil : files, allowing: extraRoots,
+                                                                  workingDirectory: try workingDirectory(arguments, roots: workspace.fileRoots(allowing: extraRoots)),
+                                                                  rules: CompatOption.loadingRules(arguments))
         if !keepingBroken, !loaded.failures.isEmpty { throw CollectionLoadFailures(failures: loaded.failures) }
         for collection in loaded.collections { collection.warnings.forEach(terminal.warning) }
         return WorkspaceContext(workspace: workspace, collections: loaded.collections, fileRoots: workspace.fileRoots(allowing: extraRoots),
@@ -69,6 +71,24 @@ struct WorkspaceContext {
             }
             return url.path
         }
+    }
+
+    /// `--working-dir DIR` (relative to the current folder), resolved: it must be a folder inside the workspace
+    /// or a `--file-root` folder, so it reaches no file the file roots would refuse. nil when not given.
+    static func workingDirectory(_ arguments: ParsedArguments, roots: FileRoots) throws -> String? {
+        guard let dir = arguments.value("--working-dir") else { return nil }
+        let cwd = FileManager.default.currentDirectoryPath
+        guard !dir.isEmpty else { throw WorkspaceError.noSuchFolder(option: "--working-dir", "''") }
+        let resolved: String
+        switch roots.resolve(dir, from: cwd) {
+        case .success(let path): resolved = path
+        case .failure(let refusal): throw InputError(file: "--working-dir", location: nil, reason: refusal.reason)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw WorkspaceError.noSuchFolder(option: "--working-dir", dir)
+        }
+        return resolved
     }
 
     /// The environment for a run: `--env NAME|FILE`, else the one saved with `reqrun env use`, else none.

@@ -23,6 +23,8 @@ import ReqRunKit
 final class RunConsole: @unchecked Sendable {
     private let terminal: Terminal
     private let detail: ConsoleDetail
+    /// The run's redirect method rule, for `-v`'s request lines (`RequestRules.followsOriginalMethod`).
+    var followsOriginalMethod = true
     private let total: Int
     private let nameWidth: Int
     private let started = Date()
@@ -86,7 +88,7 @@ final class RunConsole: @unchecked Sendable {
         }
         text += "  " + line(result) + ResultLines.details(result, terminal, indent: "      ") + "\n"
         if detail == .verbose {
-            text += VerboseExchange.lines(result, terminal).split(separator: "\n").map { "      " + $0 + "\n" }.joined()
+            text += VerboseExchange.lines(result, terminal, followsOriginalMethod: followsOriginalMethod).split(separator: "\n").map { "      " + $0 + "\n" }.joined()
         }
         terminal.out(text)
         StandardOutput.shared.flush()

@@ -19,7 +19,8 @@ import ReqRunKit
 /// fields shown are those of the last request (libcurl's own, as sent), its content up to the record's
 /// 64 KiB; the timings are those of the last transfer (curl's names, `CURLINFO_*_TIME_T`).
 enum VerboseExchange {
-    static func lines(_ result: RequestResult, _ terminal: Terminal) -> String {
+    /// - Parameter followsOriginalMethod: the run's redirect method rule (`RequestRules.followsOriginalMethod`).
+    static func lines(_ result: RequestResult, _ terminal: Terminal, followsOriginalMethod: Bool = true) -> String {
         let safe = { (text: String) in Terminal.sanitized(text) }
         let sent = { (text: String) in text.isEmpty ? terminal.styled(">", .dim) : terminal.styled("> ", .dim) + text }
         var lines: [String] = []
@@ -27,7 +28,7 @@ enum VerboseExchange {
         for hop in result.redirects {
             lines.append(sent("\(safe(hop.method)) \(safe(hop.url))"))
             lines.append(terminal.styled("< ", .dim) + "\(hop.status) → \(safe(hop.location))  " + terminal.styled("(\(milliseconds(hop.total)) ms)", .dim))
-            method = RedirectFollower.method(after: hop.method, status: hop.status)
+            method = RedirectFollower.method(after: hop.method, status: hop.status, followsOriginalMethod: followsOriginalMethod)
         }
         let url = result.redirects.last?.location ?? result.url
         let version = result.response.map { " HTTP/\(safe($0.httpVersion))" } ?? ""

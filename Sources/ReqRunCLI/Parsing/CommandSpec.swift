@@ -87,6 +87,10 @@ extension CommandSpec.Option {
     static let fileRoot = CommandSpec.Option(
         name: "--file-root", valueName: "DIR",
         help: "Also let collections read body files in DIR (default: only inside the workspace).", repeatable: true)
+    /// `run` and `send` (Newman's `--working-dir`): where relative body files resolve.
+    static let workingDir = CommandSpec.Option(
+        name: "--working-dir", valueName: "DIR",
+        help: "Resolve relative body file paths (form-data src, file bodies) against DIR instead of the collection's folder; DIR must be inside the workspace or a --file-root.")
     static let allowEnv = CommandSpec.Option(
         name: "--allow-env", valueName: "NAME",
         help: "Let {{process.env.NAME}} read NAME (default: only REQRUN_* variables); its value is a secret.", repeatable: true)

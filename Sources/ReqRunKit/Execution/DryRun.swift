@@ -47,6 +47,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                             scripting: RequestScripting? = nil) -> [DryRunEntry] {
         let captured = VariableLayer.captures()
         var scriptVariables = ScriptVariables()
+        var literalsWarned: Set<String> = []
         return references.map { reference in
             let layers = Runner.fileLayers(reference)
             func currentScope() -> VariableScope {
@@ -80,7 +81,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 entry.error = scriptError
                 return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
             }
-            switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
+            switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: configuration.requestRules) {
             case .failure(let failure):
                 secrets = Runner.secretsOfUnprepared(request, scope)
                 entry.error = failure.description
@@ -90,6 +91,9 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 }
             case .success(let prepared):
                 secrets += prepared.secrets
+                for name in prepared.literalReferences where literalsWarned.insert(name).inserted {
+                    entry.console = (entry.console ?? []) + [RequestRules.literalWarning(name)]
+                }
                 entry.url = prepared.url
                 var headers = prepared.headers
                 let userAgent = configuration.options.userAgent

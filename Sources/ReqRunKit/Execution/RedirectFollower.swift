@@ -8,6 +8,9 @@ public struct RedirectPolicy: Sendable, Equatable {
     public var maximum: Int
     /// Send credentials to another origin too (`--location-trusted`, as curl's option).
     public var trustLocation: Bool
+    /// RFC 9110's method rule (true), or Newman's `followOriginalHttpMethod: false` (every method but HEAD
+    /// becomes GET on 301, 302 and 303): `RequestRules.followsOriginalMethod`.
+    public var followsOriginalMethod = true
 
     /// Follows by default, up to 10 redirects, as Postman does (curl's default limit is 50, Newman's 10).
     public init(follow: Bool = true, maximum: Int = 10, trustLocation: Bool = false) {
@@ -79,17 +82,18 @@ public enum RedirectFollower {
         }
         let hop = RedirectHop(method: request.method, url: request.url, status: response.status, location: target.url,
                               total: transfer.timings.total)
-        return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation), hop)
+        return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation,
+                            followsOriginalMethod: policy.followsOriginalMethod), hop)
     }
 
     /// The request a redirect of `request` leads to; `original` is the request as prepared, before any
     /// redirect (nil: `request` is it), whose origin alone gets its credentials.
     public static func next(after request: PreparedRequest, original: PreparedRequest? = nil, status: Int, to url: String,
-                            trustLocation: Bool) -> PreparedRequest {
+                            trustLocation: Bool, followsOriginalMethod: Bool = true) -> PreparedRequest {
         let original = original ?? request
         var next = request
         next.url = url
-        if method(after: request.method, status: status) != request.method {
+        if method(after: request.method, status: status, followsOriginalMethod: followsOriginalMethod) != request.method {
             next.method = "GET"
             next.body = nil
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
@@ -106,8 +110,11 @@ public enum RedirectFollower {
         return next
     }
 
-    /// The method of the request a `status` redirect of a `method` request leads to (the rules above).
-    public static func method(after method: String, status: Int) -> String {
+    /// The method of the request a `status` redirect of a `method` request leads to (the rules above; with
+    /// `followsOriginalMethod` false, Newman's: every method but HEAD becomes GET on 301, 302 and 303, as
+    /// postman-request does unless `followOriginalHttpMethod`).
+    public static func method(after method: String, status: Int, followsOriginalMethod: Bool = true) -> String {
+        if !followsOriginalMethod { return [301, 302, 303].contains(status) && method != "HEAD" ? "GET" : method }
         let becomesGET = (status == 303 && method != "HEAD" && method != "GET") || ((status == 301 || status == 302) && method == "POST")
         return becomesGET ? "GET" : method
     }

@@ -37,6 +37,8 @@ public struct RunConfiguration: Sendable {
     /// `--max-requests N`: the most requests a run sends (0: none); nil: `defaultMaxRequests` when a script
     /// calls `setNextRequest`, else no bound.
     public var maxRequests: Int?
+    /// `--compat newman`: Newman's request rules instead of reqrun's (`RequestRules`).
+    public var requestRules = RequestRules.reqrun
     /// The bound on requests sent in a run with `setNextRequest`, against endless loops.
     public static let defaultMaxRequests = 10_000
 

@@ -178,6 +178,8 @@ private struct Scheduler {
     /// is masked in the capturing result too).
     var runSecrets: [String] = []
     private var runSecretSet: Set<String> = []
+    /// Undefined names already said to be sent as literal text (`--compat newman`): one warning per name.
+    private var literalsWarned: Set<String> = []
     var jobs: [Int: Job] = [:]
     /// The WebSocket requests among `jobs`, each running on its own thread.
     var webSockets: [Int: WebSocketJob] = [:]
@@ -343,7 +345,10 @@ private struct Scheduler {
                 return
             }
         }
-        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth) {
+        // The run's rules (--compat); a request's own Postman protocolProfileBehavior goes over them here, with
+        // `RequestRules.applying(disableBodyPruning:followOriginalHttpMethod:)`.
+        let rules = configuration.requestRules
+        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules) {
         case .failure(let failure):
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
             let url = failure.isSkip ? resolved : request.url
@@ -360,6 +365,7 @@ private struct Scheduler {
         case .success(let prepared):
             learnSecrets(prepared.secrets)
             var policy = configuration.redirects
+            policy.followsOriginalMethod = rules.followsOriginalMethod
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
             let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
@@ -527,6 +533,10 @@ private struct Scheduler {
         result.startOffset = Int((job.startedAt.timeIntervalSince(runStart) * 1_000_000).rounded())
         result.redirects = job.hops
         result.attempts = job.attempts
+        // Under --compat newman: a `warn:` console line on the first request that sends each undefined name as text.
+        for name in job.prepared.literalReferences where literalsWarned.insert(name).inserted {
+            result.console = (result.console ?? []) + [RequestRules.literalWarning(name)]
+        }
         if let stopReason {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Loads a Postman Collection v2.0 or v2.1 file (or Newman's shape without `info`) as a `RequestCollection`.
+/// Loads a Postman Collection v2.0 or v2.1 file (or Newman's shape without `info`) as a `RequestCollection`; a
+/// v1 file is first converted to v2.1 by `PostmanV1Converter`, as Newman converts it.
 ///
 /// Shape (schema `https://schema.getpostman.com/json/collection/v2.1.0/collection.json`):
 /// `{"info": {"name", "_postman_id", "schema"}, "item": [folder | item], "auth", "variable": [{"key",
@@ -26,10 +27,22 @@ public enum PostmanDecoder {
     /// Decodes a collection already parsed. `PostmanFormat.collectionVersion(root)` must not be nil.
     static func decode(_ root: JSONNode, version: PostmanFormat.Version, file: String, fileName: String,
                        files: FileScope) throws(InputError) -> RequestCollection {
-        let reader = try FieldReader(file: file, node: root, path: "")
         if version == .v1 {
-            throw reader.error(root, "", "this is a Postman Collection v1 file, which reqrun does not read; export it from Postman as v2.1")
+            // Converted to v2.1 as Newman converts it (postman-collection-transformer); errors in converted
+            // values name their v1 field path.
+            var converter = PostmanV1Converter(file: file)
+            let converted = try converter.convert(root)
+            do throws(InputError) {
+                var collection = try decode(converted, version: .v2_1, file: file, fileName: fileName, files: files)
+                collection.warnings += converter.notes.map { "\(file): \($0)" }
+                return collection
+            } catch {
+                var error = error
+                if let location = error.location, let path = converter.pathsByLocation[location] { error.fieldPath = path }
+                throw error
+            }
         }
+        let reader = try FieldReader(file: file, node: root, path: "")
         var context = Context(file: file, fileName: fileName, base: files)
         var name = try reader.optionalString("name")
         var id = try reader.optionalString("id")
@@ -166,7 +179,8 @@ public enum PostmanDecoder {
             } else {
                 let reader = try FieldReader(file: file, node: node, path: item.childPath("request"))
                 let url = try reader.optional("url").map { node throws(InputError) in
-                    try PostmanURL.decode(node, path: reader.childPath("url"), file: file)
+                    try PostmanURL.decode(node, path: reader.childPath("url"), file: file,
+                                          keepingEmptyQueryEntries: base.requestRules.keepsEmptyQueryEntries)
                 } ?? ""
                 var method = try reader.optionalString("method") ?? "GET"
                 if method.isEmpty { method = "GET" }

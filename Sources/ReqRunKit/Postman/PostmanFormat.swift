@@ -11,7 +11,7 @@ enum PostmanFormat {
         case v2_0, v2_1
         /// No `info.schema`: recognised by its shape (`item` at the top level, no `groups`).
         case shape
-        /// A v1 export (`requests` and `order`), which reqrun does not read.
+        /// A v1 export (`requests` with `order` or `folders`), converted by `PostmanV1Converter`.
         case v1
     }
 
@@ -29,7 +29,7 @@ enum PostmanFormat {
         if member("groups") != nil { return nil }
         if let item = member("item"), case .array = item.value { return .shape }
         if member("info") != nil { return .shape }
-        if let requests = member("requests"), case .array = requests.value, member("order") != nil { return .v1 }
+        if let requests = member("requests"), case .array = requests.value, member("order") != nil || member("folders") != nil { return .v1 }
         return nil
     }
 

@@ -8,13 +8,14 @@
 /// As postman-collection's `Url.toString()` does, an object is built from its parts, not from `raw` (which
 /// the Postman app keeps in step with them): `protocol://user:password@host.labels:port/path/segments?query#hash`.
 /// Only an object without `host` and `path` falls back to `raw`. Disabled query entries are dropped; an entry
-/// without a value is sent as the key alone (`?flag`), with an empty value as `key=`. A `:name` segment is
+/// without a value is sent as the key alone (`?flag`), with an empty value as `key=`; one with neither key nor
+/// value is left out (under Newman's rules, `keepingEmptyQueryEntries`, it is an empty entry: `?a=1&&b=2`). A `:name` segment is
 /// replaced by the value of `name` in `variable` when it is listed there (its `?` and `#` percent-encoded, as
 /// are `#` and `&` in query names and values, and `=` in names: `encodingOutsideReferences`); else it stays as
 /// written. Control characters written in the URL (a line feed in a query value) are percent-encoded, as
 /// Newman sends them.
 enum PostmanURL {
-    static func decode(_ node: JSONNode, path: String, file: String) throws(InputError) -> String {
+    static func decode(_ node: JSONNode, path: String, file: String, keepingEmptyQueryEntries: Bool = false) throws(InputError) -> String {
         switch node.value {
         case .string(let text):
             return encodingControls(text)
@@ -52,7 +53,10 @@ enum PostmanURL {
         }
         var query: [String] = []
         for entry in try url.postmanEntries("query") {
-            guard entry.key != nil || entry.value != nil else { continue }
+            guard entry.key != nil || entry.value != nil else {
+                if keepingEmptyQueryEntries { query.append("") }
+                continue
+            }
             query.append(encodingOutsideReferences(entry.key ?? "", ["#", "&", "="])
                          + (entry.value.map { "=" + encodingOutsideReferences($0, ["#", "&"]) } ?? ""))
         }

@@ -47,7 +47,10 @@ enum NativeScripts {
 
     private static func read(_ written: String, base: FileScope, error: (String) -> InputError) throws(InputError) -> String {
         let path: String
-        switch base.bodyFile(written, mustExist: true) {
+        // A script file sits beside its collection, whatever `--working-dir` says (that is for body files).
+        var scope = base
+        scope.workingDirectory = nil
+        switch scope.bodyFile(written, mustExist: true) {
         case .success(let resolved): path = resolved
         case .failure(let refusal): throw error(refusal.reason)
         }

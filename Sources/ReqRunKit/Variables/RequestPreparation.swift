@@ -20,6 +20,9 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Header field names that carry credentials (`Authorization`, an API-key field): not sent when a
     /// redirect leads to another origin.
     public var credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    /// Names of undefined `{{name}}` references sent as their literal text (`RequestRules.sendsUndefinedVariablesAsText`),
+    /// in the order found; empty under reqrun's rules, where they fail the request.
+    public var literalReferences: [String] = []
 
     public init(method: String, url: String, headers: [HeaderField], body: PreparedBody?, transferAuth: TransferAuth? = nil,
                 secrets: [String] = []) {
@@ -124,10 +127,37 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
 
 /// Turns a collection request into a `PreparedRequest`.
 public enum RequestPreparation {
-    /// Resolves `request`'s templates in `scope` and applies `auth` (the request's effective auth).
+    /// Resolves `request`'s templates in `scope` and applies `auth` (the request's effective auth), by `rules`.
     /// - Returns: the prepared request, or why it is not sent (undefined variable, cycle, forbidden character,
     ///   a scheme other than http, https, ws and wss).
-    public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil) -> Result<PreparedRequest, PreparationFailure> {
+    public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil,
+                               rules: RequestRules = .reqrun) -> Result<PreparedRequest, PreparationFailure> {
+        guard rules.sendsUndefinedVariablesAsText else { return prepareOnce(request, scope: scope, auth: auth, rules: rules) }
+        // Newman sends an undefined reference as written: each undefined name becomes a literal value of its own
+        // text, in a layer above the others, and the request is prepared again (one failure names the undefined
+        // names of one field). `{{process.env.NAME}}` is not Newman's and keeps failing.
+        var literal = VariableLayer(source: "undefined (--compat newman)", values: [:], isLiteral: true)
+        var names: [String] = []
+        var extended = scope
+        while true {
+            let result = prepareOnce(request, scope: extended, auth: auth, rules: rules)
+            guard case .failure(.undefinedVariables(let missing, _)) = result else {
+                return result.map { prepared in
+                    var prepared = prepared
+                    prepared.literalReferences = names
+                    return prepared
+                }
+            }
+            let new = missing.filter { literal.values[$0] == nil && !$0.hasPrefix("process.env.") }
+            guard !new.isEmpty else { return result }
+            for name in new { literal.values[name] = "{{\(name)}}" }
+            names += new
+            extended = scope
+            extended.layers.append(literal)
+        }
+    }
+
+    private static func prepareOnce(_ request: Request, scope: VariableScope, auth: Auth?, rules: RequestRules) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
             var url = try checked(try URLSubstitution.resolve(request.url, scope, field: "url"), field: "url")
             if URLNormalizer.schemeEnd(url) == nil { url = "http://" + url }
@@ -141,8 +171,9 @@ public enum RequestPreparation {
                                            value: try resolve(header.value, scope, field: "headers[\(i)].value")))
             }
             var body: PreparedBody?
-            // HEAD has no content (RFC 9110 §9.3.2); a body written on one is not sent.
-            if let template = request.body, request.method != "HEAD" {
+            // HEAD has no content (RFC 9110 §9.3.2); a body written on one is not sent (nor on GET, COPY, PURGE
+            // and UNLOCK under Newman's rules).
+            if let template = request.body, !rules.prunesBody(of: request.method) {
                 let (content, type) = try prepareBody(template, scope)
                 body = content
                 if case .multipart = content, let i = headers.firstIndex(where: { $0.hasName(in: ["content-type"]) && hasBoundary($0.value) }) {
@@ -155,7 +186,8 @@ public enum RequestPreparation {
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
             if let auth { try apply(auth, to: &prepared, scope) }
-            prepared.url = try URLNormalizer.normalize(prepared.url)
+            prepared.url = try URLNormalizer.normalize(prepared.url, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
+            if rules.encodesUserinfoDelimiters { prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url) }
             guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
             if request.messages != nil, !prepared.isWebSocket {
                 throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")

@@ -58,12 +58,15 @@ public enum URLNormalizer {
         return zip(url.utf8.prefix(end), letters).allSatisfy { $0 | 0x20 == $1 }
     }
 
+    /// - Parameter keepingInPath: ASCII characters left as they are in the path though `isKept` does not keep
+    ///   them (`^` and `|` under Newman's rules, `RequestRules.keepsCaretAndPipeInPath`); the query and fragment
+    ///   still encode them.
     /// - Throws: `PreparationFailure.invalidURL` for a host that cannot be converted.
-    public static func normalize(_ url: String) throws(PreparationFailure) -> String {
+    public static func normalize(_ url: String, keepingInPath: Set<UInt8> = []) throws(PreparationFailure) -> String {
         // Most URLs need nothing: all their bytes are kept as they are (and an ASCII host needs no IDNA).
         if url.utf8.allSatisfy(isKept) { return url }
         let utf8 = Array(url.utf8)
-        guard let parts = split(utf8) else { return String(decoding: encodeRest(utf8[...]), as: UTF8.self) }
+        guard let parts = split(utf8) else { return String(decoding: encodeRest(utf8[...], keepingInPath: keepingInPath), as: UTF8.self) }
         var out = Array(utf8[..<parts.authority.lowerBound])
         let authority = utf8[parts.authority]
         if authority.contains(where: { $0 >= 0x80 }) {
@@ -71,7 +74,30 @@ public enum URLNormalizer {
         } else {
             out += authority
         }
-        out += encodeRest(utf8[parts.rest])
+        out += encodeRest(utf8[parts.rest], keepingInPath: keepingInPath)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `url` with `@` and `:` percent-encoded inside its user information, as Newman sends a URL
+    /// (`RequestRules.encodesUserinfoDelimiters`): the user information is the authority up to its last `@`,
+    /// the user name ends at its first `:`, the password is the rest. `http://us@r:p:ss@h/` →
+    /// `http://us%40r:p%3Ass@h/`. A URL without user information is returned as it is.
+    public static func encodingUserinfoDelimiters(_ url: String) -> String {
+        let utf8 = Array(url.utf8)
+        guard let parts = split(utf8), let at = utf8[parts.authority].lastIndex(of: UInt8(ascii: "@")) else { return url }
+        let userinfo = utf8[parts.authority.lowerBound..<at]
+        func encoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            bytes.flatMap { byte -> [UInt8] in
+                byte == UInt8(ascii: "@") ? Array("%40".utf8) : byte == UInt8(ascii: ":") ? Array("%3A".utf8) : [byte]
+            }
+        }
+        var out = Array(utf8[..<parts.authority.lowerBound])
+        if let colon = userinfo.firstIndex(of: UInt8(ascii: ":")) {
+            out += encoded(userinfo[..<colon]) + [UInt8(ascii: ":")] + encoded(userinfo[(colon + 1)...])
+        } else {
+            out += encoded(userinfo)
+        }
+        out += utf8[at...]
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -133,12 +159,20 @@ public enum URLNormalizer {
         return userInfo + host + port
     }
 
-    private static func encodeRest(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    /// `bytes` (a path, query and fragment) with what `isKept` refuses percent-encoded, except `keepingInPath`
+    /// before the first `?` or `#`.
+    private static func encodeRest(_ bytes: ArraySlice<UInt8>, keepingInPath: Set<UInt8> = []) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         let hex = Array("0123456789ABCDEF".utf8)
+        var inPath = !keepingInPath.isEmpty
         for byte in bytes {
-            if isKept(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]] }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
+            if isKept(byte) || (inPath && keepingInPath.contains(byte)) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
         }
         return out
     }

@@ -82,10 +82,19 @@ public struct FileScope: Sendable, Equatable {
     /// The collection file's folder, absolute (the real file's, when the collection is a symbolic link).
     public var base: String
     public var roots: FileRoots
+    /// `--working-dir DIR` (Newman's option), absolute: where relative body files (`bodyFile`, a multipart
+    /// part's `file`, a Postman `src`) resolve instead of `base`; nil: `base`. Script files still resolve
+    /// against `base`. The folder itself must lie inside `roots` (checked by the CLI).
+    public var workingDirectory: String?
+    /// The run's request rules, for the one that applies when a collection loads
+    /// (`RequestRules.keepsEmptyQueryEntries`, in Postman URL objects).
+    public var requestRules = RequestRules.reqrun
 
-    public init(base: String, roots: FileRoots) {
+    public init(base: String, roots: FileRoots, workingDirectory: String? = nil, requestRules: RequestRules = .reqrun) {
         self.base = base
         self.roots = roots
+        self.workingDirectory = workingDirectory
+        self.requestRules = requestRules
     }
 }
 
@@ -97,7 +106,7 @@ extension FileScope {
     /// - Returns: the resolved absolute path, or the reason it is refused.
     public func bodyFile(_ written: String, mustExist: Bool) -> Result<String, FileRoots.Refusal> {
         let path: String
-        switch roots.resolve(written, from: base) {
+        switch roots.resolve(written, from: workingDirectory ?? base) {
         case .success(let resolved): path = resolved
         case .failure(let refusal): return .failure(refusal)
         }

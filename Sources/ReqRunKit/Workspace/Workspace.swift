@@ -50,12 +50,15 @@ public struct Workspace: Sendable {
 
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
     /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
-    /// (`--file-root DIR`; see `FileRoots`).
+    /// (`--file-root DIR`; see `FileRoots`). `workingDirectory` (`--working-dir DIR`, absolute): where relative
+    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`). `rules`: the run's
+    /// request rules (`--compat newman`), for the part that applies when loading (`FileScope.requestRules`).
     /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
     ///   field, a body file outside the roots, one
     ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
-    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> [RequestCollection] {
-        let loaded = try loadCollectionsKeepingFailures(files: files, allowing: extraRoots)
+    public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil,
+                                rules: RequestRules = .reqrun) throws -> [RequestCollection] {
+        let loaded = try loadCollectionsKeepingFailures(files: files, allowing: extraRoots, workingDirectory: workingDirectory, rules: rules)
         if let first = loaded.failures.first { throw first }
         return loaded.collections
     }
@@ -64,7 +67,8 @@ public struct Workspace: Sendable {
     /// is one of `failures` and the others still load (so `list` can show them and `run GROUP` run one of
     /// them). Group ids are checked to be unique across the collections that loaded.
     /// - Throws: `InputError` for a group id used twice, `WorkspaceError` when there is no `collections/` folder.
-    public func loadCollectionsKeepingFailures(files: [URL]? = nil, allowing extraRoots: [String] = []) throws -> LoadedCollections {
+    public func loadCollectionsKeepingFailures(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil,
+                                               rules: RequestRules = .reqrun) throws -> LoadedCollections {
         let roots = fileRoots(allowing: extraRoots)
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
@@ -74,7 +78,7 @@ public struct Workspace: Sendable {
         var loaded = LoadedCollections()
         for url in urls {
             do {
-                loaded.collections.append(try loadCollection(url, roots: roots))
+                loaded.collections.append(try loadCollection(url, roots: roots, workingDirectory: workingDirectory, rules: rules))
             } catch {
                 loaded.failures.append(error)
             }
@@ -85,7 +89,7 @@ public struct Workspace: Sendable {
 
     /// One collection file, its body files checked against `roots`.
     /// - Throws: `InputError` naming the file as `displayPath` shows it.
-    private func loadCollection(_ url: URL, roots: FileRoots) throws(InputError) -> RequestCollection {
+    private func loadCollection(_ url: URL, roots: FileRoots, workingDirectory: String?, rules: RequestRules) throws(InputError) -> RequestCollection {
         let display = displayPath(url)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
@@ -99,7 +103,8 @@ public struct Workspace: Sendable {
         }
         // Relative body files sit beside the real file, also behind a symlink.
         let base = url.resolvingSymlinksInPath().deletingLastPathComponent().path
-        return try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent, files: FileScope(base: base, roots: roots))
+        return try CollectionDecoder.decode(bytes, file: display, fileName: url.lastPathComponent, files: FileScope(base: base, roots: roots, workingDirectory: workingDirectory,
+                                                                                                         requestRules: rules))
     }
 
     /// `url`'s path relative to the workspace when it is inside it (`collections/sample.json`), else as is.

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// `--compat newman` against reqrun's own rules, rule by rule, through the built binary: what nginx's
+/// `/echo-uri` route receives (the request target exactly as it arrived) and what httpbin echoes.
+@Suite struct NewmanCompatEndToEndTests {
+    private func workspace() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let nginx = try TestServers.nginxHTTP(), httpbin = try TestServers.httpbin()
+        let httpbinHost = String(httpbin.dropFirst("http://".count))
+        try dir.write("collections/rules.postman_collection.json", """
+            {"info": {"name": "Rules", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+              {"name": "undefined", "request": {"method": "GET", "url": "\(nginx)/echo-uri/{{nope}}?x={{nope}}",
+                "header": [{"key": "X-Token", "value": "{{token}}"}]}},
+              {"name": "undefined again", "request": {"method": "GET", "url": "\(nginx)/echo-uri/again/{{nope}}"}},
+              {"name": "empty query entry", "request": {"method": "GET", "url": {"raw": "\(nginx)/echo-uri?a=1&&b=2",
+                "host": ["\(nginx)"], "path": ["echo-uri"],
+                "query": [{"key": "a", "value": "1"}, {"key": null, "value": null}, {"key": "b", "value": "2"}]}}},
+              {"name": "string query", "request": {"method": "GET", "url": "\(nginx)/echo-uri?a=1&&b=2"}},
+              {"name": "caret and pipe", "request": {"method": "GET", "url": "\(nginx)/echo-uri/a^b|c?q=x^y|z"}},
+              {"name": "userinfo", "request": {"method": "GET", "url": "http://us@r:p:ss@\(httpbinHost)/headers"}},
+              {"name": "get with body", "request": {"method": "GET", "url": "\(httpbin)/anything",
+                "body": {"mode": "raw", "raw": "hello"}}},
+              {"name": "delete 302", "request": {"method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything&status_code=302"}},
+              {"name": "delete 307", "request": {"method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything&status_code=307"}}
+             ]}
+            """)
+        return dir
+    }
+
+    /// Runs `arguments` and returns the newest run record's results by request name.
+    private func run(_ arguments: [String], in dir: TemporaryDirectory) throws -> (ReqRunBinary.Output, [String: RequestResult]) {
+        let output = try ReqRunBinary.run(["run", "--all"] + arguments, in: dir.url)
+        let folder = dir.url.appendingPathComponent(".reqrun/runs").path
+        let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().last)
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(newest)").utf8))
+        return (output, Dictionary(record.results.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
+    }
+
+    private func json(_ result: RequestResult?) throws -> [String: Any] {
+        let data = try #require(result?.response?.body.data)
+        let object = try JSONSerialization.jsonObject(with: Data(data.utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    @Test func reqrunsRulesByDefault() throws {
+        let dir = try workspace()
+        let (output, results) = try run([], in: dir)
+        #expect(output.status == 3)
+        #expect(results["undefined"]?.error?.message == "undefined variable 'nope' in url")
+        #expect(results["empty query entry"]?.response?.body.data == "/echo-uri?a=1&b=2")
+        #expect(results["string query"]?.response?.body.data == "/echo-uri?a=1&&b=2")
+        #expect(results["caret and pipe"]?.response?.body.data == "/echo-uri/a%5Eb%7Cc?q=x%5Ey%7Cz")
+        // libcurl (and the curl CLI) refuse a URL whose user information holds '@' and ':' unencoded.
+        #expect(results["userinfo"]?.outcome == .transportError)
+        #expect(try json(results["get with body"])["data"] as? String == "hello")
+        #expect(try json(results["delete 302"])["method"] as? String == "DELETE")
+        #expect(try json(results["delete 307"])["method"] as? String == "DELETE")
+    }
+
+    @Test func newmansRulesWithCompatNewman() throws {
+        let dir = try workspace()
+        let (output, results) = try run(["--compat", "newman", "--show-secrets"], in: dir)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(results["undefined"]?.response?.body.data == "/echo-uri/%7B%7Bnope%7D%7D?x=%7B%7Bnope%7D%7D")
+        #expect(results["undefined again"]?.response?.body.data == "/echo-uri/again/%7B%7Bnope%7D%7D")
+        #expect(results["undefined"]?.request?.headers.contains(HeaderField(name: "X-Token", value: "{{token}}")) == true)
+        // One warning per name and run, on the first request that sends it.
+        #expect(output.stdout.components(separatedBy: "warn: {{nope}} is not defined: sent as its literal text (--compat newman)").count == 2)
+        #expect(output.stdout.contains("warn: {{token}} is not defined: sent as its literal text (--compat newman)"))
+        #expect(results["empty query entry"]?.response?.body.data == "/echo-uri?a=1&&b=2")
+        #expect(results["string query"]?.response?.body.data == "/echo-uri?a=1&&b=2")
+        #expect(results["caret and pipe"]?.response?.body.data == "/echo-uri/a^b|c?q=x%5Ey%7Cz")
+        let headers = try #require(try json(results["userinfo"])["headers"] as? [String: String])
+        #expect(headers["Authorization"] == "Basic " + Data("us@r:p:ss".utf8).base64EncodedString())
+        #expect(try json(results["get with body"])["data"] as? String == "")
+        #expect(try json(results["delete 302"])["method"] as? String == "GET")
+        #expect(try json(results["delete 307"])["method"] as? String == "DELETE")
+    }
+
+    @Test func dryRunAndSendTakeTheOption() throws {
+        let dir = try workspace()
+        let dry = try ReqRunBinary.run(["run", "--all", "--dry-run", "--json", "--compat", "newman"], in: dir.url)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let entries = try JSONDecoder().decode([DryRunEntry].self, from: Data(dry.stdout.utf8))
+        #expect(entries[0].console == ["warn: {{nope}} is not defined: sent as its literal text (--compat newman)",
+                                       "warn: {{token}} is not defined: sent as its literal text (--compat newman)"])
+        #expect(entries[6].body == nil)
+        let send = try ReqRunBinary.run(["send", "caret and pipe", "--compat", "newman", "--body"], in: dir.url)
+        #expect(send.stdout == "/echo-uri/a^b|c?q=x%5Ey%7Cz")
+        let bad = try ReqRunBinary.run(["run", "--all", "--compat", "postman"], in: dir.url)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--compat postman: expected 'newman'"))
+    }
+}
