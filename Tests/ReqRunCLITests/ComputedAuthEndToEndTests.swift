@@ -55,3 +55,121 @@ import TestSupport
         for secret in ["consumer-secret-1", "token-secret-1", "reqrun-token", "BEGIN PRIVATE KEY"] { #expect(!record.contains(secret), "\(secret)") }
     }
 }
+
+extension ComputedAuthEndToEndTests {
+    /// The auth server's count of token requests with `scope`, and their grants (`grant/clientAuth`).
+    private func tokenRequests(_ scope: String) throws -> (count: Int, grants: [String]) {
+        let data = Data(try CurlTool.run(["-s", try TestServers.auth() + "/oauth2/count?scope=" + scope]).stdout.utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (object["count"] as? Int ?? -1, object["grants"] as? [String] ?? [])
+    }
+
+    @Test func oauth2TokensAreRequestedOncePerRunAndMasked() throws {
+        let dir = try TemporaryDirectory()
+        let cc = "cc-\(UUID().uuidString)", pw = "pw-\(UUID().uuidString)", expired = "expired-\(UUID().uuidString)", wrong = "wrong-\(UUID().uuidString)"
+        let resource: String = #"{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.scope", "equals": "{{scope}}"}]}"#
+        try dir.write("collections/o.json", """
+            {"name": "OAuth2", "variables": {"base": "\(try TestServers.auth())", "secret": "client-secret-1"},
+             "groups": [
+              {"name": "cc", "variables": {"scope": "\(cc)"},
+               "auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "scope": "{{scope}}"},
+               "requests": [\(resource), \(resource),
+                 {"name": "echo", "url": "\(try TestServers.httpbin())/headers", "expect": [{"json": "$.headers.Authorization", "exists": true}]}]},
+              {"name": "password", "variables": {"scope": "\(pw)"},
+               "auth": {"type": "oauth2", "grant": "password", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "username": "ada", "password": "owner-pass-1", "scope": "{{scope}}", "clientAuth": "body", "in": "query"},
+               "requests": [{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.via", "equals": "query"}]}]},
+              {"name": "expired", "variables": {"scope": "\(expired)"},
+               "auth": {"type": "oauth2", "grant": "password", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "username": "ada", "password": "owner-pass-1", "scope": "{{scope}}", "headerPrefix": "Token"},
+               "requests": [{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.prefix", "equals": "Token"}]}, \(resource)]},
+              {"name": "wrong", "variables": {"scope": "\(wrong)"},
+               "auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "not-the-secret", "scope": "{{scope}}"},
+               "requests": [\(resource), \(resource)]}
+             ]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all", "-v"], in: dir.url)
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("8 requests: 6 passed, 0 failed, 2 errors"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("the OAuth 2.0 token request to \(try TestServers.auth())/oauth2/token answered 401: invalid_client (unknown client or wrong secret)"))
+        #expect(try tokenRequests(cc) == (1, ["client_credentials/header"]))
+        #expect(try tokenRequests(pw) == (1, ["password/body"]))
+        // A token that expired is refreshed with the refresh token the endpoint gave (RFC 6749 §6).
+        #expect(try tokenRequests(expired) == (2, ["password/header", "refresh_token/header"]))
+        #expect(try tokenRequests(wrong).count == 1)
+        let record = try records(dir)
+        // httpbin echoed the Authorization header: the token is masked there as everywhere.
+        #expect(!record.contains("access-clientcredentials-") && !record.contains("access-password-") && !record.contains("client-secret-1"))
+        #expect(!record.contains("owner-pass-1") && !run.stdout.contains("access-"))
+    }
+}
+
+extension ComputedAuthEndToEndTests {
+    @Test func hawkHeadersVerifyWithMohawk() throws {
+        let dir = try TemporaryDirectory()
+        func hawk(_ id: String, _ extra: String) -> String {
+            #"{"type": "hawk", "id": "\#(id)", "key": "{{hawkKey}}", \#(extra)}"#
+        }
+        try dir.write("collections/h.json", """
+            {"name": "Hawk", "variables": {"base": "\(try TestServers.auth())", "hawkKey": "hawk-key-0123456789"},
+             "groups": [{"name": "g", "requests": [
+              {"name": "sha256", "url": "{{base}}/hawk/r?b=1&a=2", "auth": \(hawk("hawk-sha256", #""ext": "some-app ext data: {{hawkKey}}?""#)),
+               "expect": [{"status": 200}, {"json": "$.ext", "equals": "some-app ext data: hawk-key-0123456789?"}, {"json": "$.hash", "equals": false}]},
+              {"name": "sha1 payload", "method": "POST", "url": "{{base}}/hawk/p", "body": {"flying": "Hawk"},
+               "auth": \(hawk("hawk-sha1", #""algorithm": "sha1", "includePayloadHash": true, "app": "app-1", "dlg": "dlg-1""#)),
+               "expect": [{"status": 200}, {"json": "$.hash", "equals": true}, {"json": "$.app", "equals": "app-1"}, {"json": "$.dlg", "equals": "dlg-1"}]},
+              {"name": "wrong key", "url": "{{base}}/hawk/w", "auth": {"type": "hawk", "id": "hawk-sha256", "key": "not-the-key"},
+               "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("3 requests: 3 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("hawk-key-0123456789"))
+    }
+
+    @Test func ntlmIsNegotiatedByLibcurl() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/n.json", """
+            {"name": "NTLM", "variables": {"base": "\(try TestServers.auth())", "pw": "ntlm-pass-1"},
+             "groups": [{"name": "g", "requests": [
+              {"name": "ok", "url": "{{base}}/ntlm", "auth": {"type": "ntlm", "username": "ada", "password": "{{pw}}", "domain": "LAB"},
+               "expect": [{"status": 200}, {"json": "$.user", "equals": "ada"}, {"json": "$.domain", "equals": "LAB"},
+                          "jsonpath '$.type1' startsWith 'NTLM TlRMTVNTUAAB'"]},
+              {"name": "wrong", "url": "{{base}}/ntlm", "auth": {"type": "ntlm", "username": "ada", "password": "wrong-pass", "domain": "LAB"},
+               "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("2 requests: 2 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("ntlm-pass-1"))
+        let dry = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(dry.stdout.contains("NTLM as 'LAB\\ada', negotiated by libcurl"), "\(dry.stdout)")
+    }
+
+    @Test func jwtTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let key = try String(contentsOfFile: try TestServers.authRSAKey(), encoding: .utf8)
+        try dir.write("collections/j.json", """
+            {"name": "JWT", "variables": {"base": "\(try TestServers.auth())", "secret": "jwt-secret-0123456789", "key": \(try quoted(key)),
+                                          "user": "ada \\"the first\\""},
+             "groups": [{"name": "g", "requests": [
+              {"name": "hs256", "url": "{{base}}/jwt", "auth": {"type": "jwt", "secret": "{{secret}}", "payload": {"sub": "{{user}}", "n": 1}, "header": {"kid": "k1"}},
+               "expect": [{"status": 200}, {"json": "$.claims.sub", "equals": "ada \\"the first\\""}, {"json": "$.header.kid", "equals": "k1"},
+                          {"json": "$.prefix", "equals": "Bearer"}]},
+              {"name": "rs256 query", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "RS256", "privateKey": "{{key}}", "payload": {"sub": "x"},
+                                                                      "in": "query"},
+               "expect": [{"status": 200}, {"json": "$.header.alg", "equals": "RS256"}]},
+              {"name": "wrong secret", "url": "{{base}}/jwt", "auth": {"type": "jwt", "secret": "not-the-secret", "payload": {}}, "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("3 requests: 3 passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("/jwt?token=****"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("jwt-secret-0123456789"))
+    }
+}
