@@ -173,3 +173,49 @@ extension ComputedAuthEndToEndTests {
         #expect(!(try records(dir)).contains("jwt-secret-0123456789"))
     }
 }
+
+extension ComputedAuthEndToEndTests {
+    @Test func postmanAuthIsImportedAndRunsAndShowCurlSaysWhatItCannotDo() throws {
+        let dir = try TemporaryDirectory()
+        func item(_ name: String, _ path: String, _ type: String, _ fields: [(String, String)]) -> String {
+            let entries = fields.map { #"{"key": "\#($0.0)", "value": \#($0.1 == "true" ? $0.1 : "\"\($0.1)\""), "type": "string"}"# }
+            return #"{"name": "\#(name)", "event": [{"listen": "test", "script": {"exec": ["pm.response.to.have.status(200);"]}}], "#
+                + #""request": {"method": "GET", "url": "{{base}}\#(path)", "auth": {"type": "\#(type)", "\#(type)": [\#(entries.joined(separator: ", "))]}}}"#
+        }
+        let scope = "postman-\(UUID().uuidString)"
+        try dir.write("p.postman_collection.json", """
+            {"info": {"name": "Computed", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "base", "value": "\(try TestServers.auth())"}, {"key": "cs", "value": "consumer-secret-1"}],
+             "item": [
+              \(item("oauth1", "/oauth1/p?x=1", "oauth1", [("consumerKey", "reqrun-consumer"), ("consumerSecret", "{{cs}}"), ("signatureMethod", "HMAC-SHA1"),
+                                                  ("addParamsToHeader", "true"), ("version", "1.0")])),
+              \(item("oauth2", "/oauth2/resource", "oauth2", [("grant_type", "client_credentials"), ("accessTokenUrl", "{{base}}/oauth2/token"),
+                                                    ("clientId", "reqrun-client"), ("clientSecret", "client-secret-1"), ("scope", scope),
+                                                    ("client_authentication", "header"), ("addTokenTo", "header")])),
+              \(item("hawk", "/hawk/p", "hawk", [("authId", "hawk-sha256"), ("authKey", "hawk-key-0123456789"), ("algorithm", "sha256")])),
+              \(item("jwt", "/jwt", "jwt", [("algorithm", "HS256"), ("secret", "jwt-secret-0123456789"), ("payload", "{\\\"sub\\\": \\\"ada\\\"}"),
+                                            ("addTokenTo", "header"), ("headerPrefix", "Bearer")])),
+              \(item("ntlm", "/ntlm", "ntlm", [("username", "ada"), ("password", "ntlm-pass-1"), ("domain", "LAB")]))
+             ]}
+            """)
+        let imported = try ReqRunBinary.run(["import", "p.postman_collection.json", "--to", "collections/p.json"], in: dir.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stderr.contains("not supported"), "\(imported.stderr)")
+        let native = try dir.read("collections/p.json")
+        for type in ["oauth1", "oauth2", "hawk", "jwt", "ntlm"] { #expect(native.contains("\"type\": \"\(type)\""), "\(type)") }
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("5 requests: 5 passed"), "\(run.stdout)")
+        let oauth1 = try ReqRunBinary.run(["show", "--curl", "oauth1"], in: dir.url)
+        #expect(oauth1.stdout.hasPrefix("# the OAuth 1.0a signature below holds a nonce and a timestamp made now"), "\(oauth1.stdout)")
+        #expect(oauth1.stdout.contains("--header 'Authorization: ****'") && !oauth1.stdout.contains("consumer-secret-1"))
+        let oauth2 = try ReqRunBinary.run(["show", "--curl", "oauth2", "--show-secrets"], in: dir.url)
+        #expect(oauth2.stdout.hasPrefix("# reqrun requests the OAuth 2.0 token from the token endpoint when it runs"), "\(oauth2.stdout)")
+        #expect(oauth2.stdout.contains("Authorization: Bearer <OAuth 2.0 token from \(try TestServers.auth())/oauth2/token>"), "\(oauth2.stdout)")
+        let ntlm = try ReqRunBinary.run(["show", "--curl", "ntlm"], in: dir.url)
+        #expect(ntlm.stdout.contains("--ntlm --user 'LAB\\ada:****'"), "\(ntlm.stdout)")
+        // `show --curl` and the dry run request no token.
+        _ = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(try tokenRequests(scope).count == 1)
+    }
+}

@@ -25,8 +25,11 @@ enum ComputedAuth {
             let resolved = try AuthTables.oauth2.resolved(auth, resolve)
             let request = OAuth2TokenRequest(resolved)
             prepared.secrets = [resolved.clientSecret, resolved.password, resolved.refreshToken].filter { !$0.isEmpty }
-            let token = try tokens?.accessToken(for: request) ?? tokenPlaceholder(resolved.tokenURL)
-            prepared.secrets.append(token)
+            var token = tokenPlaceholder(resolved.tokenURL)
+            if let tokens {
+                token = try tokens.accessToken(for: request)
+                prepared.secrets.append(token)
+            }
             place(token, prefix: resolved.headerPrefix, inQuery: resolved.inQuery, parameter: resolved.queryParameter, &prepared)
         case .jwt(let auth):
             let resolved = try AuthTables.jwt.resolved(auth, resolve)
@@ -68,7 +71,7 @@ enum ComputedAuth {
         switch auth {
         case .oauth1?: return ["# the OAuth 1.0a signature below holds a nonce and a timestamp made now: a server that refuses reused nonces or old timestamps refuses this command"]
         case .hawk?: return ["# the Hawk header below holds a nonce and a timestamp made now: the server refuses it once the timestamp is old or the nonce seen"]
-        case .oauth2?: return ["# reqrun requests the OAuth 2.0 token from the token endpoint when it runs; curl cannot, so the placeholder below stands for it"]
+        case .oauth2?: return ["# reqrun requests the OAuth 2.0 token from the token endpoint when it runs; curl cannot, so a placeholder stands for it (--show-secrets shows it)"]
         default: return []
         }
     }
