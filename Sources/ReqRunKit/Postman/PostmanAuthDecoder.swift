@@ -43,6 +43,8 @@ enum PostmanAuthDecoder {
             return .awsSigV4(accessKey: value("accessKey"), secretKey: value("secretKey"),
                              region: parameters["region"].flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1",
                              service: value("service"), sessionToken: token.isEmpty ? nil : token)
+        case "oauth1" where value("consumerKey").isEmpty:
+            return Auth.none  // postman-runtime signs nothing without a consumer key
         case "oauth1":
             guard let auth = oauth1(parameters) else { break }
             return .oauth1(auth)
