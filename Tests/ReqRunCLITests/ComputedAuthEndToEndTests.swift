@@ -67,6 +67,7 @@ extension ComputedAuthEndToEndTests {
     @Test func oauth2TokensAreRequestedOncePerRunAndMasked() throws {
         let dir = try TemporaryDirectory()
         let cc = "cc-\(UUID().uuidString)", pw = "pw-\(UUID().uuidString)", expired = "expired-\(UUID().uuidString)", wrong = "wrong-\(UUID().uuidString)"
+        let refresh = "refresh-\(UUID().uuidString)"
         let resource: String = #"{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.scope", "equals": "{{scope}}"}]}"#
         try dir.write("collections/o.json", """
             {"name": "OAuth2", "variables": {"base": "\(try TestServers.auth())", "secret": "client-secret-1"},
@@ -84,6 +85,10 @@ extension ComputedAuthEndToEndTests {
                "auth": {"type": "oauth2", "grant": "password", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
                         "clientSecret": "{{secret}}", "username": "ada", "password": "owner-pass-1", "scope": "{{scope}}", "headerPrefix": "Token"},
                "requests": [{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.prefix", "equals": "Token"}]}, \(resource)]},
+              {"name": "refresh", "variables": {"scope": "\(refresh)"},
+               "auth": {"type": "oauth2", "grant": "refresh_token", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "refreshToken": "seed-refresh-token", "scope": "{{scope}}"},
+               "requests": [\(resource)]},
               {"name": "wrong", "variables": {"scope": "\(wrong)"},
                "auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
                         "clientSecret": "not-the-secret", "scope": "{{scope}}"},
@@ -92,17 +97,18 @@ extension ComputedAuthEndToEndTests {
             """)
         let run = try ReqRunBinary.run(["run", "--all", "-v"], in: dir.url)
         #expect(run.status != 0)
-        #expect(run.stdout.contains("8 requests: 6 passed, 0 failed, 2 errors"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("9 requests: 7 passed, 0 failed, 2 errors"), "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("the OAuth 2.0 token request to \(try TestServers.auth())/oauth2/token answered 401: invalid_client (unknown client or wrong secret)"))
         #expect(try tokenRequests(cc) == (1, ["client_credentials/header"]))
         #expect(try tokenRequests(pw) == (1, ["password/body"]))
         // A token that expired is refreshed with the refresh token the endpoint gave (RFC 6749 §6).
         #expect(try tokenRequests(expired) == (2, ["password/header", "refresh_token/header"]))
+        #expect(try tokenRequests(refresh) == (1, ["refresh_token/header"]))
         #expect(try tokenRequests(wrong).count == 1)
         let record = try records(dir)
         // httpbin echoed the Authorization header: the token is masked there as everywhere.
         #expect(!record.contains("access-clientcredentials-") && !record.contains("access-password-") && !record.contains("client-secret-1"))
-        #expect(!record.contains("owner-pass-1") && !run.stdout.contains("access-"))
+        #expect(!record.contains("owner-pass-1") && !record.contains("seed-refresh-token") && !run.stdout.contains("access-"))
     }
 }
 
