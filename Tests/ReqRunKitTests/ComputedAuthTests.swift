@@ -126,4 +126,22 @@ import Testing
                                          file: "n.json", fileName: "n.json")
         }
     }
+
+    @Test func preparationSignsAfterSubstitutionAndKnowsItsSecrets() throws {
+        let scope = VariableScope(layers: [VariableLayer(source: "vars", values: ["cs": "consumer-secret", "pem": "not a key"])])
+        let request = Request(name: "r", method: "POST", url: "http://h.example/p?x={{cs}}", body: .form([Parameter(name: "a", value: "b c")]))
+        let oauth1 = Auth.oauth1(OAuth1Auth(consumerKey: "ck", consumerSecret: "{{cs}}", placement: .body, nonce: "n", timestamp: "1"))
+        let prepared = try RequestPreparation.prepare(request, scope: scope, auth: oauth1).get()
+        let body = String(decoding: try #require(prepared.body?.bytes), as: UTF8.self)
+        #expect(body.hasPrefix("a=b+c&oauth_consumer_key=ck&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1&oauth_nonce=n&oauth_version=1.0&oauth_signature="))
+        let signature = try #require(body.components(separatedBy: "oauth_signature=").last)
+        #expect(prepared.secrets.contains("consumer-secret") && prepared.secrets.contains(signature))
+        let rsa = Auth.oauth1(OAuth1Auth(consumerKey: "ck", privateKey: "{{pem}}", signatureMethod: .rsaSHA1))
+        #expect(RequestPreparation.prepare(request, scope: scope, auth: rsa)
+                == .failure(.invalidAuth("OAuth 1.0a RSA-SHA1: the private key is not an unencrypted PEM private key")))
+        // Without a token source (dry runs, show --curl), a placeholder stands for the OAuth 2.0 token.
+        let oauth2 = Auth.oauth2(OAuth2Auth(grant: .clientCredentials, tokenURL: "http://h.example/token", clientId: "c", inQuery: true))
+        #expect(try RequestPreparation.prepare(request, scope: scope, auth: oauth2).get().url
+                == "http://h.example/p?x=consumer-secret&access_token=%3COAuth%202.0%20token%20from%20http%3A%2F%2Fh.example%2Ftoken%3E")
+    }
 }
