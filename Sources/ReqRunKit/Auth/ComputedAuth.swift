@@ -41,6 +41,14 @@ enum ComputedAuth {
         }
     }
 
+    /// Whether `auth` signs the URL and content as sent (OAuth 1.0a, Hawk), so `sign` must run after normalization.
+    static func signsSentForm(_ auth: Auth) -> Bool {
+        switch auth {
+        case .oauth1, .hawk: return true
+        default: return false
+        }
+    }
+
     /// After the URL is normalized and the content is final: OAuth 1.0a and Hawk sign both.
     static func sign(_ auth: Auth, _ prepared: inout PreparedRequest, _ resolve: Resolve) throws(PreparationFailure) {
         switch auth {

@@ -163,7 +163,7 @@ public enum RequestPreparation {
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
             if let auth { try apply(auth, to: &prepared, scope, tokens: tokens) }
             prepared.url = try URLNormalizer.normalize(prepared.url)
-            if let auth { try ComputedAuth.sign(auth, &prepared, computedResolve(scope)) }
+            if let auth, ComputedAuth.signsSentForm(auth) { try ComputedAuth.sign(auth, &prepared, computedResolve(scope)) }
             guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
             if request.messages != nil, !prepared.isWebSocket {
                 throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")
