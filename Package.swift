@@ -19,7 +19,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // OpenSSL's libcrypto for SHA-1 (name-based UUIDs, RFC 9562 §5.5) and SHA-256 (response bodies).
+        // OpenSSL's libcrypto for SHA-1 (name-based UUIDs, RFC 9562 §5.5) and SHA-256 (response bodies), and HMAC
+        // and RSA signatures for the auth reqrun computes (OAuth 1.0a, Hawk, JWT).
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",

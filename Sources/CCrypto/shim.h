@@ -1,5 +1,8 @@
 #ifndef REQRUN_CCRYPTO_SHIM_H
 #define REQRUN_CCRYPTO_SHIM_H
-/* Only the message-digest part of libcrypto (EVP, OpenSSL 3). */
+/* The parts of libcrypto (OpenSSL 3) reqrun uses: message digests and HMAC (EVP), and RSA signatures with a
+ * PEM private key (EVP_DigestSign, PEM_read_bio_PrivateKey) for OAuth 1.0a RSA-SHA1 and JWT RS256. */
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
 #endif

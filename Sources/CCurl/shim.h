@@ -33,6 +33,7 @@ static inline CURLcode reqrun_easy_getinfo_socket(CURL *h, CURLINFO i, curl_sock
 
 /* CURLAUTH_* are cast expressions, which Swift does not import. */
 static const long reqrun_auth_digest = (long)CURLAUTH_DIGEST;
+static const long reqrun_auth_ntlm = (long)CURLAUTH_NTLM;
 
 static inline CURLSHcode reqrun_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
 

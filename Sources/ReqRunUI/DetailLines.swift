@@ -59,7 +59,8 @@ enum DetailLines {
         return lines
     }
 
-    /// `none`, `basic`, `bearer`, `API key`, `digest`, `AWS Signature v4`, `inherited: none` when nothing sets one.
+    /// `none`, `basic`, `bearer`, `API key`, `digest`, `AWS Signature v4`, `OAuth 1.0a`, `Hawk`, `NTLM`,
+    /// `OAuth 2.0`, `JWT`.
     static func authKind(_ auth: Auth?) -> String {
         switch auth {
         case nil, .none?: return "none"
@@ -68,6 +69,11 @@ enum DetailLines {
         case .apiKey(_, _, let inQuery)?: return inQuery ? "API key (query)" : "API key (header field)"
         case .digest?: return "digest"
         case .awsSigV4?: return "AWS Signature v4"
+        case .oauth1?: return "OAuth 1.0a"
+        case .hawk?: return "Hawk"
+        case .ntlm?: return "NTLM"
+        case .oauth2?: return "OAuth 2.0"
+        case .jwt?: return "JWT"
         }
     }
 

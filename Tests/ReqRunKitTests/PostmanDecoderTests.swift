@@ -145,7 +145,7 @@ import Testing
                 {"name": "digest", "request": {"url": "x", "auth": {"type": "digest", "digest": {"username": "d", "password": "pw", "realm": "r"}}}},
                 {"name": "aws", "request": {"url": "x", "auth": {"type": "awsv4", "awsv4": [{"key": "accessKey", "value": "AK"},
                   {"key": "secretKey", "value": "SK"}, {"key": "service", "value": "s3"}]}}},
-                {"name": "oauth1", "request": {"url": "x", "auth": {"type": "oauth1", "oauth1": []}}},
+                {"name": "edgegrid", "request": {"url": "x", "auth": {"type": "edgegrid", "edgegrid": []}}},
                 {"name": "oauth2", "request": {"url": "x", "auth": {"type": "oauth2", "oauth2": [{"key": "accessToken", "value": "AT"}]}}}
               ]},
               {"name": "top", "request": {"url": "x"}}
@@ -156,7 +156,7 @@ import Testing
             .awsSigV4(accessKey: "AK", secretKey: "SK", region: "us-east-1", service: "s3", sessionToken: nil), Auth.none,
             .bearer(token: "AT"), .basic(username: "u", password: "p"),
         ])
-        #expect(collection.warnings.contains { $0.contains("auth type 'oauth1' is not supported: 1 request is sent without authentication") })
+        #expect(collection.warnings.contains { $0.contains("auth type 'edgegrid' is not supported: 1 request is sent without authentication") })
     }
 
     @Test func collectionAndFolderVariablesSkipDisabledAndKeepTheLastDuplicate() throws {

@@ -10,10 +10,10 @@ public enum TestServers {
         public var variable: String
         public init(variable: String) { self.variable = variable }
         public var description: String {
-            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy, the hostile server, the WebSocket server). Run them with "
+            "\(variable) is not set: the tests need the local test servers (httpbin, nginx, tinyproxy, the hostile server, the WebSocket server, the auth server). Run them with "
                 + "'make test' or 'scripts/test', which install and start them, or start them yourself with "
                 + "'scripts/httpbin start DIR', 'scripts/nginx start DIR', 'scripts/proxy start DIR' and "
-                + "'scripts/hostile-server start DIR', 'scripts/ws-server start DIR' (before nginx) and export what "
+                + "'scripts/hostile-server start DIR', 'scripts/ws-server start DIR' (before nginx), 'scripts/auth-server start DIR' and export what "
                 + "scripts/test exports (\(variable) among them) from the files they write in DIR"
         }
     }
@@ -77,6 +77,14 @@ public enum TestServers {
     /// `/oversized`, `/invalid-utf8`, `/drop`, `/silent`…; see the script). nginx proxies `/ws/PATH` to it, so
     /// `wss://localhost:PORT/ws/echo` (the port of `nginxHTTPS()`) reaches it over TLS.
     public static func webSocket() throws -> String { try baseURL("REQRUN_TEST_WS") }
+
+    /// Base URL of the auth server (`scripts/auth-server`), e.g. `http://127.0.0.1:38086`, which checks OAuth 1.0a
+    /// (oauthlib), Hawk (mohawk), NTLM and JWT (PyJWT) and is an OAuth 2.0 token endpoint; see the script for
+    /// its routes and credentials.
+    public static func auth() throws -> String { try baseURL("REQRUN_TEST_AUTH") }
+
+    /// Path of the RSA private key (PEM, PKCS #8) whose public half the auth server checks RSA signatures with.
+    public static func authRSAKey() throws -> String { try variable("REQRUN_TEST_AUTH_RSA_KEY") }
 
     /// The first line of the log at `path` that contains `text`, waiting up to `timeout` seconds for it: servers
     /// write their log line after the response is sent, so it can arrive a moment after the client is done.

@@ -112,6 +112,10 @@ final class CurlTransfer {
             codes.append(reqrun_easy_setopt_string(easy, CURLOPT_AWS_SIGV4, "aws:amz:\(region):\(service)"))
             codes.append(reqrun_easy_setopt_string(easy, CURLOPT_USERNAME, accessKey))
             codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PASSWORD, secretKey))
+        case .ntlm(let username, let password):
+            codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTPAUTH, reqrun_auth_ntlm))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_USERNAME, username))
+            codes.append(reqrun_easy_setopt_string(easy, CURLOPT_PASSWORD, password))
         case nil:
             break
         }

@@ -106,6 +106,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 case .digest(let username, _)?: entry.transferAuth = "digest as '\(username)', answered by libcurl to the server's challenge"
                 case .awsSigV4(let accessKey, _, let region, let service)?:
                     entry.transferAuth = "AWS Signature Version 4 (\(accessKey), \(region), \(service)), computed by libcurl"
+                case .ntlm(let username, _)?: entry.transferAuth = "NTLM as '\(username)', negotiated by libcurl with the server"
                 case nil: break
                 }
             }

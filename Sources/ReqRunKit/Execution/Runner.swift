@@ -197,11 +197,14 @@ private struct Scheduler {
     let scripting: RequestScripting?
     /// What scripts have set so far.
     var scriptVariables = ScriptVariables()
+    /// OAuth 2.0 tokens requested in this run (one token request for all the requests with the same parameters).
+    let oauth2Tokens: OAuth2TokenCache
 
     init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
          flow: FlowControl?) {
         self.scripting = scripting
         self.flow = flow
+        self.oauth2Tokens = OAuth2TokenCache(options: configuration.options)
         self.steps = flow?.first.map { [$0] } ?? []
         let bound = configuration.maxRequests ?? (flow != nil ? RunConfiguration.defaultMaxRequests : 0)
         self.maxRequests = bound > 0 ? bound : nil
@@ -348,7 +351,9 @@ private struct Scheduler {
         // The run's rules (--compat); a request's own Postman protocolProfileBehavior goes over them here, with
         // `RequestRules.applying(disableBodyPruning:followOriginalHttpMethod:)`.
         let rules = configuration.requestRules
-        switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules) {
+        let prepared = RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
+        learnSecrets(oauth2Tokens.secrets)
+        switch prepared {
         case .failure(let failure):
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
             let url = failure.isSkip ? resolved : request.url

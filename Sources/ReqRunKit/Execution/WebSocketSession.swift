@@ -80,7 +80,7 @@ final class WebSocketSession {
 
     private func open() throws(Stop) {
         if prepared.transferAuth != nil {
-            throw Stop(error: ResultError(message: "digest and AWS Signature v4 auth are not supported on WebSocket requests"))
+            throw Stop(error: ResultError(message: "digest, NTLM and AWS Signature v4 auth are not supported on WebSocket requests"))
         }
         let timeLimit = deadline.map { max(1, Int(($0 - ContinuousClock.now) / .milliseconds(1))) } ?? 0
         if let failure = connection.connect(prepared.url, options: options, timeLimit: timeLimit) { throw stop(failure, "connecting") }

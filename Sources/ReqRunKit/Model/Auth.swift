@@ -14,6 +14,16 @@ public enum Auth: Sendable, Equatable {
     case digest(username: String, password: String)
     /// AWS Signature Version 4, computed by libcurl (`CURLOPT_AWS_SIGV4`, `aws:amz:REGION:SERVICE`).
     case awsSigV4(accessKey: String, secretKey: String, region: String, service: String, sessionToken: String?)
+    /// OAuth 1.0a (RFC 5849), signed by reqrun for each request.
+    case oauth1(OAuth1Auth)
+    /// Hawk 1, computed by reqrun for each request.
+    case hawk(HawkAuth)
+    /// NTLM, negotiated by libcurl (`CURLAUTH_NTLM`); `domain` goes before the user name (`DOMAIN\user`).
+    case ntlm(username: String, password: String, domain: String)
+    /// OAuth 2.0 with the token requested by reqrun (client credentials, password, refresh token).
+    case oauth2(OAuth2Auth)
+    /// A JSON Web Token signed by reqrun for each request.
+    case jwt(JWTAuth)
 
     /// The templates that hold credentials (masked as secrets once resolved).
     var secretTemplates: [String] {
@@ -23,6 +33,11 @@ public enum Auth: Sendable, Equatable {
         case .bearer(let token): return [token]
         case .apiKey(_, let value, _): return [value]
         case .awsSigV4(_, let secretKey, _, _, let sessionToken): return [secretKey] + (sessionToken.map { [$0] } ?? [])
+        case .oauth1(let auth): return auth.secretTemplates
+        case .hawk(let auth): return [auth.key]
+        case .ntlm(_, let password, _): return [password]
+        case .oauth2(let auth): return auth.secretTemplates
+        case .jwt(let auth): return auth.secretTemplates
         }
     }
 }
@@ -31,6 +46,8 @@ public enum Auth: Sendable, Equatable {
 public enum TransferAuth: Sendable, Equatable {
     case digest(username: String, password: String)
     case awsSigV4(accessKey: String, secretKey: String, region: String, service: String)
+    /// `username` is `DOMAIN\user` when a domain is given (libcurl's form).
+    case ntlm(username: String, password: String)
 }
 
 extension RequestReference {
@@ -52,6 +69,11 @@ extension Auth {
         case .bearer(let token): return [token]
         case .apiKey(let name, let value, _): return [name, value]
         case .awsSigV4(let a, let s, let r, let v, let t): return [a, s, r, v] + (t.map { [$0] } ?? [])
+        case .oauth1(let auth): return auth.templates
+        case .hawk(let auth): return auth.templates
+        case .ntlm(let u, let p, let d): return [u, p, d]
+        case .oauth2(let auth): return auth.templates
+        case .jwt(let auth): return auth.templates
         }
     }
 }

@@ -1,9 +1,10 @@
 /// Reads `auth` objects: `{"type": "basic", "username": …, "password": …}`, `{"type": "bearer", "token": …}`,
 /// `{"type": "apikey", "key": …, "value": …, "in": "header" | "query"}`, `{"type": "digest", "username": …,
 /// "password": …}`, `{"type": "awsv4", "accessKey": …, "secretKey": …, "region": …, "service": …,
-/// "sessionToken": …}`, `{"type": "none"}`.
+/// "sessionToken": …}`, `{"type": "ntlm", "username": …, "password": …, "domain": …}`, `{"type": "none"}`, and
+/// the kinds reqrun computes, `oauth1`, `hawk`, `oauth2`, `jwt`, whose fields `AuthTables` lists.
 enum AuthDecoder {
-    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4"]
+    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4", "ntlm", "oauth1", "hawk", "oauth2", "jwt"]
 
     static func decode(_ reader: FieldReader) throws(InputError) -> Auth? {
         guard let node = reader.optional("auth") else { return nil }
@@ -36,6 +37,27 @@ enum AuthDecoder {
             return .awsSigV4(accessKey: try auth.requiredString("accessKey"), secretKey: try auth.requiredString("secretKey"),
                              region: try auth.requiredString("region"), service: try auth.requiredString("service"),
                              sessionToken: try auth.optionalString("sessionToken"))
+        case "ntlm":
+            try auth.rejectUnknownKeys(["type", "username", "password", "domain"])
+            return .ntlm(username: try auth.requiredString("username"), password: try auth.optionalString("password") ?? "",
+                         domain: try auth.optionalString("domain") ?? "")
+        case "oauth1":
+            var value = OAuth1Auth(consumerKey: "")
+            try AuthTables.oauth1.decode(auth, into: &value)
+            return .oauth1(value)
+        case "hawk":
+            var value = HawkAuth(id: "", key: "")
+            try AuthTables.hawk.decode(auth, into: &value)
+            return .hawk(value)
+        case "oauth2":
+            _ = try auth.requiredString("grant")
+            var value = OAuth2Auth(grant: .clientCredentials, tokenURL: "", clientId: "")
+            try AuthTables.oauth2.decode(auth, into: &value)
+            return .oauth2(value)
+        case "jwt":
+            var value = JWTAuth()
+            try AuthTables.jwt.decode(auth, into: &value)
+            return .jwt(value)
         default:
             var reason = "unknown auth type '\(type)'; expected one of \(types.joined(separator: ", "))"
             if let guess = Suggestion.closest(to: type, among: types) { reason += " (did you mean '\(guess)'?)" }

@@ -140,6 +140,10 @@ public enum CollectionEncoder {
         case .awsSigV4(let accessKey, let secretKey, let region, let service, let sessionToken):
             return object("awsv4", [("accessKey", accessKey), ("secretKey", secretKey), ("region", region), ("service", service)]
                           + (sessionToken.map { [("sessionToken", $0)] } ?? []))
+        case .ntlm(let username, let password, let domain):
+            return object("ntlm", [("username", username), ("password", password)] + (domain.isEmpty ? [] : [("domain", domain)]))
+        case .oauth1, .hawk, .oauth2, .jwt:
+            return AuthEncoder.encode(auth)
         }
     }
 

@@ -64,6 +64,10 @@ struct FieldNames: ExpressibleByArrayLiteral, Sendable {
         entries = names.map(FieldName.init)
     }
 
+    init(_ names: [String]) {
+        entries = names.map(FieldName.init)
+    }
+
     /// The names as written, for "did you mean" hints.
     var names: [String] { entries.map(\.text) }
 

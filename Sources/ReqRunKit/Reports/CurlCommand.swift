@@ -41,6 +41,7 @@ public enum CurlCommand {
         }
         switch request.transferAuth {
         case .digest(let username, let password)?: args += ["--digest", "--user", "\(username):\(password)"]
+        case .ntlm(let username, let password)?: args += ["--ntlm", "--user", "\(username):\(password)"]
         case .awsSigV4(let accessKey, let secretKey, let region, let service)?:
             args += ["--aws-sigv4", "aws:amz:\(region):\(service)", "--user", "\(accessKey):\(secretKey)"]
         case nil: break

@@ -2,7 +2,8 @@ extension CurlCommand {
     /// The shell-quoted curl command that sends what `reqrun run` would send for `reference` (variables
     /// resolved with `configuration`'s environment and `--var` values, auth applied, the configuration's
     /// executor options), secrets masked as `****` unless `configuration.showSecrets`. `show --curl` and the
-    /// UI's `c` print it.
+    /// UI's `c` print it. For OAuth 1.0a, Hawk and OAuth 2.0 a `# ` comment line comes first and says what the
+    /// command cannot do as `run` does (fresh nonces; the token request, whose token a placeholder stands for).
     /// - Returns: the command line, or why there is none: the request cannot be built (undefined variable…),
     ///   or it is a WebSocket request, which the curl of Debian 12 (7.88) cannot send.
     public static func commandLine(for reference: RequestReference, configuration: RunConfiguration) -> Result<String, Refusal> {
@@ -19,7 +20,9 @@ extension CurlCommand {
             prepared.headers = masker.mask(prepared.headers)
             // Masked before quoting, which can change a secret's spelling (`'\''`, `$'\x1b'`); the quoted
             // command has no raw control character left to escape (`shellQuoted`).
-            return .success(commandLine(arguments(prepared, options: configuration.options, redirects: configuration.redirects).map(masker.mask)))
+            let command = commandLine(arguments(prepared, options: configuration.options, redirects: configuration.redirects).map(masker.mask))
+            // Auth that reqrun computes while running: a comment line says what the command does otherwise.
+            return .success((ComputedAuth.curlCaveats(reference.effectiveAuth) + [command]).joined(separator: "\n"))
         }
     }
 }

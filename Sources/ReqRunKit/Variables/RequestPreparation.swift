@@ -93,6 +93,9 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     case multipartBoundary(field: String)
     /// `{{process.env.NAME}}` with a name `ProcessEnvironment` does not let collections read.
     case environmentVariableNotAllowed(name: String, field: String)
+    /// Auth that reqrun computes could not be computed (an unreadable private key, a failed OAuth 2.0 token
+    /// request): why, with secrets masked by the caller.
+    case invalidAuth(String)
 
     /// Skips do not fail a run; the other cases do.
     public var isSkip: Bool {
@@ -118,6 +121,8 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
         case .multipartBoundary(let field):
             return "\(field) sets a multipart boundary, but reqrun chooses the boundary of a multipart body itself: "
                 + "remove the 'boundary=' parameter (or the whole Content-Type field)"
+        case .invalidAuth(let reason):
+            return reason
         case .environmentVariableNotAllowed(let name, let field):
             return "process.env.\(name) in \(field) is not readable: collections may read only \(ProcessEnvironment.prefix)* variables "
                 + "and those allowed with --allow-env \(name)"
@@ -128,11 +133,12 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
 /// Turns a collection request into a `PreparedRequest`.
 public enum RequestPreparation {
     /// Resolves `request`'s templates in `scope` and applies `auth` (the request's effective auth), by `rules`.
+    /// - Parameter tokens: where OAuth 2.0 tokens come from (the run's cache); nil: a placeholder is sent.
     /// - Returns: the prepared request, or why it is not sent (undefined variable, cycle, forbidden character,
-    ///   a scheme other than http, https, ws and wss).
+    ///   a scheme other than http, https, ws and wss, auth that could not be computed).
     public static func prepare(_ request: Request, scope: VariableScope, auth: Auth? = nil,
-                               rules: RequestRules = .reqrun) -> Result<PreparedRequest, PreparationFailure> {
-        guard rules.sendsUndefinedVariablesAsText else { return prepareOnce(request, scope: scope, auth: auth, rules: rules) }
+                               rules: RequestRules = .reqrun, tokens: OAuth2TokenSource? = nil) -> Result<PreparedRequest, PreparationFailure> {
+        guard rules.sendsUndefinedVariablesAsText else { return prepareOnce(request, scope: scope, auth: auth, rules: rules, tokens: tokens) }
         // Newman sends an undefined reference as written: each undefined name becomes a literal value of its own
         // text, in a layer above the others, and the request is prepared again (one failure names the undefined
         // names of one field). `{{process.env.NAME}}` is not Newman's and keeps failing.
@@ -140,7 +146,7 @@ public enum RequestPreparation {
         var names: [String] = []
         var extended = scope
         while true {
-            let result = prepareOnce(request, scope: extended, auth: auth, rules: rules)
+            let result = prepareOnce(request, scope: extended, auth: auth, rules: rules, tokens: tokens)
             guard case .failure(.undefinedVariables(let missing, _)) = result else {
                 return result.map { prepared in
                     var prepared = prepared
@@ -157,7 +163,8 @@ public enum RequestPreparation {
         }
     }
 
-    private static func prepareOnce(_ request: Request, scope: VariableScope, auth: Auth?, rules: RequestRules) -> Result<PreparedRequest, PreparationFailure> {
+    private static func prepareOnce(_ request: Request, scope: VariableScope, auth: Auth?, rules: RequestRules,
+                                    tokens: OAuth2TokenSource?) -> Result<PreparedRequest, PreparationFailure> {
         do throws(PreparationFailure) {
             var url = try checked(try URLSubstitution.resolve(request.url, scope, field: "url"), field: "url")
             if URLNormalizer.schemeEnd(url) == nil { url = "http://" + url }
@@ -185,9 +192,10 @@ public enum RequestPreparation {
             }
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
-            if let auth { try apply(auth, to: &prepared, scope) }
+            if let auth { try apply(auth, to: &prepared, scope, tokens: tokens) }
             prepared.url = try URLNormalizer.normalize(prepared.url, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
             if rules.encodesUserinfoDelimiters { prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url) }
+            if let auth, ComputedAuth.signsSentForm(auth) { try ComputedAuth.sign(auth, &prepared, computedResolve(scope)) }
             guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
             if request.messages != nil, !prepared.isWebSocket {
                 throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")
@@ -279,7 +287,8 @@ public enum RequestPreparation {
     /// Basic, bearer and API-key auth become a header field (unless the request sets that field itself) or a
     /// query parameter; digest and AWS Signature v4 are left to libcurl, which needs the server's challenge
     /// or the request's final form.
-    private static func apply(_ auth: Auth, to prepared: inout PreparedRequest, _ scope: VariableScope) throws(PreparationFailure) {
+    private static func apply(_ auth: Auth, to prepared: inout PreparedRequest, _ scope: VariableScope,
+                              tokens: OAuth2TokenSource?) throws(PreparationFailure) {
         func value(_ template: String, _ field: String) throws(PreparationFailure) -> String {
             try resolve(template, scope, field: "auth.\(field)")
         }
@@ -291,6 +300,8 @@ public enum RequestPreparation {
         switch auth {
         case .none:
             return
+        case .oauth1, .hawk, .ntlm, .oauth2, .jwt:
+            try ComputedAuth.apply(auth, to: &prepared, tokens: tokens, computedResolve(scope))
         case .basic(let username, let password):
             let user = try value(username, "username"), secret = try value(password, "password")
             let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
@@ -325,6 +336,14 @@ public enum RequestPreparation {
                 prepared.secrets.append(token)
                 prepared.credentialHeaderNames.insert("x-amz-security-token")
             }
+        }
+    }
+
+    /// `ComputedAuth`'s resolver: fields named `auth.NAME`.
+    private static func computedResolve(_ scope: VariableScope) -> ComputedAuth.Resolve {
+        { (template, field, kind) throws(PreparationFailure) in
+            if kind == .json, let node = try? JSONParser.parse(Array(template.utf8)) { return try resolveJSON(node.compactText, scope) }
+            return try resolve(template, scope, field: "auth.\(field)", allowLineBreaks: kind != .line)
         }
     }
 

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// The auth kinds reqrun computes (OAuth 1.0a, OAuth 2.0, Hawk, NTLM, JWT), sent by the built binary to the
+/// auth server (`scripts/auth-server`), which checks each with an independent implementation (oauthlib,
+/// mohawk, PyJWT, its own NTLMv2) and answers 200 only when it verifies.
+@Suite struct ComputedAuthEndToEndTests {
+    /// `text` as a JSON string literal (for PEM keys with line breaks).
+    private func quoted(_ text: String) throws -> String {
+        String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+    }
+
+    /// The run record's text (every record of the workspace).
+    private func records(_ dir: TemporaryDirectory) throws -> String {
+        let folder = dir.url.appendingPathComponent(".reqrun/runs")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).map { try dir.read(".reqrun/runs/\($0)") }.joined()
+    }
+
+    @Test func oauth1SignaturesVerifyWithOAuthlib() throws {
+        let dir = try TemporaryDirectory()
+        let key = try String(contentsOfFile: try TestServers.authRSAKey(), encoding: .utf8)
+        let verified: [String] = [#"{"status": 200}"#, #"{"json": "$.verified", "equals": true}"#]
+        func request(_ name: String, _ url: String, _ auth: String, method: String = "GET", body: String? = nil, expect: [String] = []) -> String {
+            #"{"name": "\#(name)", "method": "\#(method)", "url": "{{base}}\#(url)", "auth": {"type": "oauth1", "consumerKey": "reqrun-consumer", "consumerSecret": "{{cs}}", "token": "reqrun-token", "tokenSecret": "{{ts}}", \#(auth)}"#
+                + (body.map { ", " + $0 } ?? "") + #", "expect": [\#((verified + expect).joined(separator: ", "))]}"#
+        }
+        try dir.write("collections/o.json", """
+            {"name": "OAuth1", "variables": {"base": "\(try TestServers.auth())", "cs": "consumer-secret-1", "ts": "token-secret-1",
+              "key": \(try quoted(key))},
+             "groups": [{"name": "oauth1", "requests": [
+              \(request("hmac-sha1 header", "/oauth1/a?b=two%20words&c=~x&a=1&a=0", #""signatureMethod": "HMAC-SHA1""#,
+                        expect: [#"{"json": "$.placement", "equals": "header"}"#, #"{"json": "$.params.b", "equals": "two words"}"#])),
+              \(request("hmac-sha256 query", "/oauth1/q?x=1", #""signatureMethod": "HMAC-SHA256", "in": "query""#,
+                        expect: [#"{"json": "$.placement", "equals": "query"}"#, #"{"json": "$.method", "equals": "HMAC-SHA256"}"#])),
+              \(request("plaintext", "/oauth1/p", #""signatureMethod": "PLAINTEXT""#)),
+              \(request("rsa-sha1", "/oauth1/r?y=2", #""signatureMethod": "RSA-SHA1", "privateKey": "{{key}}""#,
+                        expect: [#"{"json": "$.method", "equals": "RSA-SHA1"}"#])),
+              \(request("form body", "/oauth1/f?q=1", #""in": "body""#, method: "POST", body: #""form": {"name": "Ada Lovelace", "n": "1+1"}"#,
+                        expect: [#"{"json": "$.placement", "equals": "body"}"#, #"{"json": "$.params.name", "equals": "Ada Lovelace"}"#])),
+              \(request("body hash", "/oauth1/h", #""signatureMethod": "HMAC-SHA256", "includeBodyHash": true"#, method: "PUT",
+                        body: #""body": {"a": [1, 2]}"#, expect: [#"{"json": "$.bodyHash", "equals": "ok"}"#])),
+              \(request("fixed", "/oauth1/x", #""realm": "Photos", "nonce": "fixed-nonce-1", "timestamp": "1300000000", "version": "", "addEmptyParamsToSign": true"#,
+                        expect: [#"{"json": "$.params.oauth_nonce", "equals": "fixed-nonce-1"}"#, #"{"json": "$.params.oauth_timestamp", "equals": "1300000000"}"#,
+                                 #"{"json": "$.params.oauth_version", "equals": ""}"#, #"{"json": "$.realm", "equals": "Photos"}"#])),
+              {"name": "wrong secret", "url": "{{base}}/oauth1/w", "auth": {"type": "oauth1", "consumerKey": "reqrun-consumer", "consumerSecret": "not-the-secret"},
+               "expect": [{"status": 401}, {"json": "$.reason", "equals": "signature mismatch"}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("8 requests: 8 passed"), "\(run.stdout)")
+        let record = try records(dir)
+        for secret in ["consumer-secret-1", "token-secret-1", "reqrun-token", "BEGIN PRIVATE KEY"] { #expect(!record.contains(secret), "\(secret)") }
+    }
+}
+
+extension ComputedAuthEndToEndTests {
+    /// The auth server's count of token requests with `scope`, and their grants (`grant/clientAuth`).
+    private func tokenRequests(_ scope: String) throws -> (count: Int, grants: [String]) {
+        let data = Data(try CurlTool.run(["-s", try TestServers.auth() + "/oauth2/count?scope=" + scope]).stdout.utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (object["count"] as? Int ?? -1, object["grants"] as? [String] ?? [])
+    }
+
+    @Test func oauth2TokensAreRequestedOncePerRunAndMasked() throws {
+        let dir = try TemporaryDirectory()
+        let cc = "cc-\(UUID().uuidString)", pw = "pw-\(UUID().uuidString)", expired = "expired-\(UUID().uuidString)", wrong = "wrong-\(UUID().uuidString)"
+        let refresh = "refresh-\(UUID().uuidString)"
+        let resource: String = #"{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.scope", "equals": "{{scope}}"}]}"#
+        try dir.write("collections/o.json", """
+            {"name": "OAuth2", "variables": {"base": "\(try TestServers.auth())", "secret": "client-secret-1"},
+             "groups": [
+              {"name": "cc", "variables": {"scope": "\(cc)"},
+               "auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "scope": "{{scope}}"},
+               "requests": [\(resource), \(resource),
+                 {"name": "echo", "url": "\(try TestServers.httpbin())/headers", "expect": [{"json": "$.headers.Authorization", "exists": true}]}]},
+              {"name": "password", "variables": {"scope": "\(pw)"},
+               "auth": {"type": "oauth2", "grant": "password", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "username": "ada", "password": "owner-pass-1", "scope": "{{scope}}", "clientAuth": "body", "in": "query"},
+               "requests": [{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.via", "equals": "query"}]}]},
+              {"name": "expired", "variables": {"scope": "\(expired)"},
+               "auth": {"type": "oauth2", "grant": "password", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "username": "ada", "password": "owner-pass-1", "scope": "{{scope}}", "headerPrefix": "Token"},
+               "requests": [{"url": "{{base}}/oauth2/resource", "expect": [{"status": 200}, {"json": "$.prefix", "equals": "Token"}]}, \(resource)]},
+              {"name": "refresh", "variables": {"scope": "\(refresh)"},
+               "auth": {"type": "oauth2", "grant": "refresh_token", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "{{secret}}", "refreshToken": "seed-refresh-token", "scope": "{{scope}}"},
+               "requests": [\(resource)]},
+              {"name": "wrong", "variables": {"scope": "\(wrong)"},
+               "auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "{{base}}/oauth2/token", "clientId": "reqrun-client",
+                        "clientSecret": "not-the-secret", "scope": "{{scope}}"},
+               "requests": [\(resource), \(resource)]}
+             ]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all", "-v"], in: dir.url)
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("9 requests: 7 passed, 0 failed, 2 errors"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("the OAuth 2.0 token request to \(try TestServers.auth())/oauth2/token answered 401: invalid_client (unknown client or wrong secret)"))
+        #expect(try tokenRequests(cc) == (1, ["client_credentials/header"]))
+        #expect(try tokenRequests(pw) == (1, ["password/body"]))
+        // A token that expired is refreshed with the refresh token the endpoint gave (RFC 6749 §6).
+        #expect(try tokenRequests(expired) == (2, ["password/header", "refresh_token/header"]))
+        #expect(try tokenRequests(refresh) == (1, ["refresh_token/header"]))
+        #expect(try tokenRequests(wrong).count == 1)
+        let record = try records(dir)
+        // httpbin echoed the Authorization header: the token is masked there as everywhere.
+        #expect(!record.contains("access-clientcredentials-") && !record.contains("access-password-") && !record.contains("client-secret-1"))
+        #expect(!record.contains("owner-pass-1") && !record.contains("seed-refresh-token") && !run.stdout.contains("access-"))
+    }
+}
+
+extension ComputedAuthEndToEndTests {
+    @Test func hawkHeadersVerifyWithMohawk() throws {
+        let dir = try TemporaryDirectory()
+        func hawk(_ id: String, _ extra: String) -> String {
+            #"{"type": "hawk", "id": "\#(id)", "key": "{{hawkKey}}", \#(extra)}"#
+        }
+        try dir.write("collections/h.json", """
+            {"name": "Hawk", "variables": {"base": "\(try TestServers.auth())", "hawkKey": "hawk-key-0123456789"},
+             "groups": [{"name": "g", "requests": [
+              {"name": "sha256", "url": "{{base}}/hawk/r?b=1&a=2", "auth": \(hawk("hawk-sha256", #""ext": "some-app ext data: {{hawkKey}}?""#)),
+               "expect": [{"status": 200}, {"json": "$.ext", "equals": "some-app ext data: hawk-key-0123456789?"}, {"json": "$.hash", "equals": false}]},
+              {"name": "sha1 payload", "method": "POST", "url": "{{base}}/hawk/p", "body": {"flying": "Hawk"},
+               "auth": \(hawk("hawk-sha1", #""algorithm": "sha1", "includePayloadHash": true, "app": "app-1", "dlg": "dlg-1""#)),
+               "expect": [{"status": 200}, {"json": "$.hash", "equals": true}, {"json": "$.app", "equals": "app-1"}, {"json": "$.dlg", "equals": "dlg-1"}]},
+              {"name": "wrong key", "url": "{{base}}/hawk/w", "auth": {"type": "hawk", "id": "hawk-sha256", "key": "not-the-key"},
+               "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("3 requests: 3 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("hawk-key-0123456789"))
+    }
+
+    @Test func ntlmIsNegotiatedByLibcurl() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/n.json", """
+            {"name": "NTLM", "variables": {"base": "\(try TestServers.auth())", "pw": "ntlm-pass-1"},
+             "groups": [{"name": "g", "requests": [
+              {"name": "ok", "url": "{{base}}/ntlm", "auth": {"type": "ntlm", "username": "ada", "password": "{{pw}}", "domain": "LAB"},
+               "expect": [{"status": 200}, {"json": "$.user", "equals": "ada"}, {"json": "$.domain", "equals": "LAB"},
+                          "jsonpath '$.type1' startsWith 'NTLM TlRMTVNTUAAB'"]},
+              {"name": "wrong", "url": "{{base}}/ntlm", "auth": {"type": "ntlm", "username": "ada", "password": "wrong-pass", "domain": "LAB"},
+               "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("2 requests: 2 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("ntlm-pass-1"))
+        let dry = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(dry.stdout.contains("NTLM as 'LAB\\ada', negotiated by libcurl"), "\(dry.stdout)")
+    }
+
+    @Test func jwtTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let key = try String(contentsOfFile: try TestServers.authRSAKey(), encoding: .utf8)
+        try dir.write("collections/j.json", """
+            {"name": "JWT", "variables": {"base": "\(try TestServers.auth())", "secret": "jwt-secret-0123456789", "key": \(try quoted(key)),
+                                          "user": "ada \\"the first\\""},
+             "groups": [{"name": "g", "requests": [
+              {"name": "hs256", "url": "{{base}}/jwt", "auth": {"type": "jwt", "secret": "{{secret}}", "payload": {"sub": "{{user}}", "n": 1}, "header": {"kid": "k1"}},
+               "expect": [{"status": 200}, {"json": "$.claims.sub", "equals": "ada \\"the first\\""}, {"json": "$.header.kid", "equals": "k1"},
+                          {"json": "$.prefix", "equals": "Bearer"}]},
+              {"name": "rs256 query", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "RS256", "privateKey": "{{key}}", "payload": {"sub": "x"},
+                                                                      "in": "query"},
+               "expect": [{"status": 200}, {"json": "$.header.alg", "equals": "RS256"}]},
+              {"name": "wrong secret", "url": "{{base}}/jwt", "auth": {"type": "jwt", "secret": "not-the-secret", "payload": {}}, "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("3 requests: 3 passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("/jwt?token=****"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("jwt-secret-0123456789"))
+    }
+}
+
+extension ComputedAuthEndToEndTests {
+    @Test func postmanAuthIsImportedAndRunsAndShowCurlSaysWhatItCannotDo() throws {
+        let dir = try TemporaryDirectory()
+        func item(_ name: String, _ path: String, _ type: String, _ fields: [(String, String)]) -> String {
+            let entries = fields.map { #"{"key": "\#($0.0)", "value": \#($0.1 == "true" ? $0.1 : "\"\($0.1)\""), "type": "string"}"# }
+            return #"{"name": "\#(name)", "event": [{"listen": "test", "script": {"exec": ["pm.response.to.have.status(200);"]}}], "#
+                + #""request": {"method": "GET", "url": "{{base}}\#(path)", "auth": {"type": "\#(type)", "\#(type)": [\#(entries.joined(separator: ", "))]}}}"#
+        }
+        let scope = "postman-\(UUID().uuidString)"
+        try dir.write("p.postman_collection.json", """
+            {"info": {"name": "Computed", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "base", "value": "\(try TestServers.auth())"}, {"key": "cs", "value": "consumer-secret-1"}],
+             "item": [
+              \(item("oauth1", "/oauth1/p?x=1", "oauth1", [("consumerKey", "reqrun-consumer"), ("consumerSecret", "{{cs}}"), ("signatureMethod", "HMAC-SHA1"),
+                                                  ("addParamsToHeader", "true"), ("version", "1.0")])),
+              \(item("oauth2", "/oauth2/resource", "oauth2", [("grant_type", "client_credentials"), ("accessTokenUrl", "{{base}}/oauth2/token"),
+                                                    ("clientId", "reqrun-client"), ("clientSecret", "client-secret-1"), ("scope", scope),
+                                                    ("client_authentication", "header"), ("addTokenTo", "header")])),
+              \(item("hawk", "/hawk/p", "hawk", [("authId", "hawk-sha256"), ("authKey", "hawk-key-0123456789"), ("algorithm", "sha256")])),
+              \(item("jwt", "/jwt", "jwt", [("algorithm", "HS256"), ("secret", "jwt-secret-0123456789"), ("payload", "{\\\"sub\\\": \\\"ada\\\"}"),
+                                            ("addTokenTo", "header"), ("headerPrefix", "Bearer")])),
+              \(item("ntlm", "/ntlm", "ntlm", [("username", "ada"), ("password", "ntlm-pass-1"), ("domain", "LAB")]))
+             ]}
+            """)
+        let imported = try ReqRunBinary.run(["import", "p.postman_collection.json", "--to", "collections/p.json"], in: dir.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stderr.contains("not supported"), "\(imported.stderr)")
+        let native = try dir.read("collections/p.json")
+        for type in ["oauth1", "oauth2", "hawk", "jwt", "ntlm"] { #expect(native.contains("\"type\": \"\(type)\""), "\(type)") }
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("5 requests: 5 passed"), "\(run.stdout)")
+        let oauth1 = try ReqRunBinary.run(["show", "--curl", "oauth1"], in: dir.url)
+        #expect(oauth1.stdout.hasPrefix("# the OAuth 1.0a signature below holds a nonce and a timestamp made now"), "\(oauth1.stdout)")
+        #expect(oauth1.stdout.contains("--header 'Authorization: ****'") && !oauth1.stdout.contains("consumer-secret-1"))
+        let oauth2 = try ReqRunBinary.run(["show", "--curl", "oauth2", "--show-secrets"], in: dir.url)
+        #expect(oauth2.stdout.hasPrefix("# reqrun requests the OAuth 2.0 token from the token endpoint when it runs"), "\(oauth2.stdout)")
+        #expect(oauth2.stdout.contains("Authorization: Bearer <OAuth 2.0 token from \(try TestServers.auth())/oauth2/token>"), "\(oauth2.stdout)")
+        let ntlm = try ReqRunBinary.run(["show", "--curl", "ntlm"], in: dir.url)
+        #expect(ntlm.stdout.contains("--ntlm --user 'LAB\\ada:****'"), "\(ntlm.stdout)")
+        // `show --curl` and the dry run request no token.
+        _ = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(try tokenRequests(scope).count == 1)
+    }
+}
