@@ -330,8 +330,10 @@ private struct Scheduler {
         var preRequest = ScriptOutcome()
         let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
         if let scripting, !preRequestScripts.isEmpty {
-            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
+            let transport = scriptTransport()
+            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope, transport),
                                               variables: &scriptVariables)
+            preRequest.requests = adopt(transport)
             if let next = preRequest.nextRequest { nextRequests[position] = next }
             scope = self.scope(position, fileLayers: layers)
             if preRequest.error != nil || preRequest.skipRequest {
@@ -372,15 +374,35 @@ private struct Scheduler {
             jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy,
                                  request: request, preRequest: preRequest)
             if executor == nil {
-                var options = configuration.options
-                options.multiplexWait = configuration.parallel > 1
-                options.certificateInfo = references.contains(where: \.request.readsCertificate)
-                executor = HTTPExecutor(options: options)
+                executor = HTTPExecutor(options: executorOptions)
                 usedLibcurl = true
             }
             sent += 1
             executor!.start(prepared, inspectBody: needsBody, tag: position)
         }
+    }
+
+    /// The run's transfer options as its executor uses them.
+    private var executorOptions: ExecutorOptions {
+        var options = configuration.options
+        options.multiplexWait = configuration.parallel > 1
+        options.certificateInfo = references.contains(where: \.request.readsCertificate)
+        return options
+    }
+
+    /// What a script call may send (`pm.sendRequest`) and the cookies it may use: the run's executor.
+    private func scriptTransport() -> RunScriptTransport {
+        RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects)
+    }
+
+    /// After a script call: keeps the executor it made, learns the credentials it sent, returns its exchanges.
+    private mutating func adopt(_ transport: RunScriptTransport) -> [ScriptExchange] {
+        if executor == nil, let made = transport.executor {
+            executor = made
+            usedLibcurl = true
+        }
+        learnSecrets(transport.secrets)
+        return transport.exchanges
     }
 
     /// Waits for transfers (or the next retry time) and moves each finished job on.
@@ -527,6 +549,7 @@ private struct Scheduler {
         result.startOffset = Int((job.startedAt.timeIntervalSince(runStart) * 1_000_000).rounded())
         result.redirects = job.hops
         result.attempts = job.attempts
+        var scriptView: ResponseView?
         if let stopReason {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {
@@ -550,20 +573,29 @@ private struct Scheduler {
                 // The script's own check runs instead of its translation.
                 runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
             }
-            let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
-            if let scripting, !testScripts.isEmpty {
-                let outcome = scripting.test(testScripts, request: request, response: view, context: scriptContext(position, job.scope),
-                                             variables: &scriptVariables)
-                if let next = outcome.nextRequest { nextRequests[position] = next }
-                Self.record(job.preRequest, in: &result)
-                Self.record(outcome, in: &result)
-                if let error = outcome.error {
+            scriptView = view
+        }
+        Self.record(job.preRequest, in: &result)
+        // Test scripts run after a response, and after a transport error as Newman runs them (postman-runtime's
+        // item command queues the test event whatever the request's outcome; `pm.response` is then undefined),
+        // except when --bail stops the run there (Newman's --bail skips them too).
+        let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
+        if let scripting, !testScripts.isEmpty, stopReason == nil, scriptView != nil || !configuration.bail {
+            let transport = scriptTransport()
+            var outcome = scripting.test(testScripts, request: request, response: scriptView,
+                                         context: scriptContext(position, job.scope, transport), variables: &scriptVariables)
+            outcome.requests = adopt(transport)
+            if let next = outcome.nextRequest { nextRequests[position] = next }
+            Self.record(outcome, in: &result)
+            if let error = outcome.error {
+                if result.outcome == .response {
                     result.outcome = .scriptError
                     result.error = ResultError(message: error)
+                } else {
+                    // The transport error stays the outcome; the script's failure is said after it.
+                    result.error?.message += "; then a test script failed: \(error)"
                 }
             }
-        } else {
-            Self.record(job.preRequest, in: &result)
         }
         result.updateVerdict()
         return result
@@ -576,8 +608,10 @@ private struct Scheduler {
                      iteration: iteration(position))
     }
 
-    private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
-        Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
+    private func scriptContext(_ position: Int, _ scope: VariableScope, _ transport: RunScriptTransport) -> ScriptContext {
+        var context = Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
+        context.transport = transport
+        return context
     }
 
     /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
@@ -588,6 +622,7 @@ private struct Scheduler {
                                                          kind: assertion.skipped ? "script-skipped" : "script"))
         }
         if !outcome.console.isEmpty { result.console = (result.console ?? []) + outcome.console }
+        if !outcome.requests.isEmpty { result.scriptRequests = (result.scriptRequests ?? []) + outcome.requests }
     }
 
     /// Stores a finished result and the secrets to mask in it; remembers the first failure for `--bail`

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// The sandbox's request and response surface beyond `pm.request`/`pm.response`: `pm.sendRequest`, test
+/// scripts after a transport error, `pm.cookies`, `protocolProfileBehavior`, script-set secrets. The built
+/// binary against the local httpbin, with collections of our own.
+@Suite struct PostmanSandboxAPIEndToEndTests {
+    /// A refused connection: nothing listens on port 1 of the loopback address.
+    static let refused = "http://127.0.0.1:1/"
+
+    private func run(_ collection: String, _ arguments: [String] = [], files: [String: String] = [:]) throws
+        -> (ReqRunBinary.Output, RunRecord, String) {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", collection)
+        for (path, text) in files { try dir.write(path, text) }
+        let output = try ReqRunBinary.run(["run", "--all"] + arguments, in: dir.url)
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
+        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
+        return (output, try JSONDecoder().decode(RunRecord.self, from: data), String(decoding: data, as: UTF8.self))
+    }
+
+    private static func checks(_ result: RequestResult) -> [String] {
+        result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
+    }
+
+    /// `pm.sendRequest` with a callback (pre-request: what it sets is used by the request) and as a promise
+    /// awaited at the top level of a test script (a request object: method, header object, raw JSON body,
+    /// urlencoded body); values are sent as written (`{{…}}` not resolved); each exchange is recorded under
+    /// the request and shown by `-v`.
+    @Test func sendRequestWithACallbackAndAsAPromise() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("uses it", "\(base)/anything/{{via}}", [
+                "pm.sendRequest('\(base)/get?via=callback', function (err, response) {",
+                "  pm.variables.set('via', response.json().args.via);",
+                "  pm.variables.set('code', response.code + ' ' + response.status);",
+                "});",
+            ], [
+                "pm.test('the callback ran before the request', () => pm.expect(pm.response.json().url).to.match(/\\/anything\\/callback$/));",
+                "pm.test('its response', () => pm.expect(pm.variables.get('code')).to.equal('200 OK'));",
+                "const posted = await pm.sendRequest({url: '\(base)/post', method: 'post', header: {'X-From': 'script'},",
+                "  body: {mode: 'raw', raw: JSON.stringify({a: 1, t: '{{nope}}'}), options: {raw: {language: 'json'}}}});",
+                "pm.test('promise', () => { pm.expect(posted.code).to.equal(200); pm.expect(posted.json().json).to.eql({a: 1, t: '{{nope}}'});",
+                "  pm.expect(posted.json().headers['X-From']).to.equal('script'); pm.expect(posted.json().headers['Content-Type']).to.equal('application/json');",
+                "  pm.expect(posted.headers.get('content-type')).to.include('json'); pm.expect(posted.responseTime).to.be.a('number'); });",
+                "const form = await pm.sendRequest({url: '\(base)/post', method: 'POST', body: {mode: 'urlencoded',",
+                "  urlencoded: [{key: 'k', value: 'v w'}, {key: 'off', value: 'x', disabled: true}]}});",
+                "pm.test('urlencoded', () => pm.expect(form.json().form).to.eql({k: 'v w'}));",
+                "pm.sendRequest({url: '\(base)/headers', header: [{key: 'X-List', value: 'one'}]}, (err, res) => {",
+                "  pm.test('a header list, in a callback of a test script', () => pm.expect(res.json().headers['X-List']).to.equal('one'));",
+                "});",
+            ]),
+        ]), ["-v"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(Self.checks(result) == ["✓ the callback ran before the request", "✓ its response", "✓ promise", "✓ urlencoded",
+                                        "✓ a header list, in a callback of a test script"])
+        let exchanges = try #require(result.scriptRequests)
+        #expect(exchanges.map { "\($0.method) \($0.url) \($0.status.map(String.init) ?? "-")" } == [
+            "GET \(base)/get?via=callback 200", "POST \(base)/post 200", "POST \(base)/post 200", "GET \(base)/headers 200",
+        ])
+        #expect(exchanges[0].place.hasSuffix("item[0].event[0] (prerequest)"))
+        #expect(exchanges[1].place.hasSuffix("item[0].event[1] (test)"))
+        #expect(exchanges.allSatisfy { $0.total > 0 && $0.error == nil })
+        #expect(output.stdout.contains("* pm.sendRequest GET \(base)/get?via=callback → 200"), "\(output.stdout)")
+    }
+
+    /// A transport error gives the callback an `err` (Node's code), not a crash; the promise form rejects;
+    /// the exchange is recorded with the error.
+    @Test func aTransportErrorIsTheCallbacksErr() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("one", "\(base)/get", [], [
+                "pm.sendRequest('\(Self.refused)', function (err, response) {",
+                "  pm.test('err', () => { pm.expect(err).to.be.an('error'); pm.expect(err.code).to.equal('ECONNREFUSED');",
+                "    pm.expect(response).to.be.undefined; });",
+                "});",
+                "try { await pm.sendRequest('\(Self.refused)'); pm.test('not reached', () => {}); }",
+                "catch (e) { pm.test('rejected', () => pm.expect(e.code).to.equal('ECONNREFUSED')); }",
+            ]),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(Self.checks(result) == ["✓ err", "✓ rejected"])
+        #expect(result.scriptRequests?.map(\.status) == [nil, nil])
+        #expect(result.scriptRequests?.first?.error?.isEmpty == false)
+    }
+
+    /// Credentials a script request sends are secrets for the run: its URL, the echoed header and the
+    /// console are masked in the record.
+    @Test func sendRequestCredentialsAreMasked() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, json) = try run(PostmanScriptsEndToEndTests.collection([
+            ("one", "\(base)/get", [
+                "pm.sendRequest({url: '\(base)/basic-auth/user/pa55word', auth: {type: 'basic', basic: [",
+                "  {key: 'username', value: 'user'}, {key: 'password', value: 'pa55word'}]}}, (err, res) => {",
+                "  console.log('status', res.code, res.json().user);",
+                "});",
+            ], []),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(result.scriptRequests?.first?.status == 200)
+        #expect(result.scriptRequests?.first?.url == "\(base)/basic-auth/user/****")
+        #expect(result.console == ["status 200 user"])
+        #expect(!json.contains("pa55word"))
+    }
+
+    /// Waiting for a script request counts toward --script-timeout: the transfer is cut at what is left.
+    @Test func sendRequestWaitsWithinTheScriptTimeLimit() throws {
+        let base = try TestServers.httpbin()
+        let started = ContinuousClock.now
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("slow", "\(base)/get", ["pm.sendRequest('\(base)/delay/5', () => { console.log('answered'); });"], []),
+        ]), ["--script-timeout", "1"])
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(result.outcome == .scriptError)
+        #expect(result.error?.message.contains("ran for more than 1 s") == true, "\(String(describing: result.error))")
+    }
+
+    /// Newman runs a request's test scripts after a transport error too, without a response: a test that
+    /// does not need one passes, one on `pm.response` fails; the request stays a transport error (exit 3).
+    @Test func testScriptsRunAfterATransportError() throws {
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("refused", Self.refused, [], [
+                "pm.test('runs', () => pm.expect(pm.info.eventName).to.equal('test'));",
+                "pm.test('status', () => pm.response.to.have.status(200));",
+            ]),
+        ]))
+        #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
+        let result = try #require(record.results.first)
+        #expect(result.outcome == .transportError)
+        let checks = Self.checks(result)
+        #expect(checks.count == 2)
+        #expect(checks.first == "✓ runs")
+        #expect(checks.last?.hasPrefix("✗ status: TypeError") == true, "\(checks)")
+        #expect(output.stdout.contains("✓ runs"))
+    }
+
+    /// With --bail the run stops at the failed request, and its test scripts do not run (Newman's --bail).
+    @Test func bailSkipsTestScriptsAfterATransportError() throws {
+        let (_, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("refused", Self.refused, [], ["pm.test('runs', () => {});"]),
+        ]), ["--bail"])
+        #expect(Self.checks(try #require(record.results.first)).isEmpty)
+    }
+}
