@@ -148,4 +148,37 @@ import TestSupport
         ]), ["--bail"])
         #expect(Self.checks(try #require(record.results.first)).isEmpty)
     }
+
+    /// A value a script sets on a secret environment variable, or a value equal to a known secret set on any
+    /// variable, is a secret: masked in the console as printed (the request that set it included), in the
+    /// record and the reports; `--export-environment` writes such a variable with `type` `secret`.
+    @Test func valuesScriptsSetOnSecretsAreMasked() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", PostmanScriptsEndToEndTests.collection([
+            ("login", "\(base)/get?issued=T0k3n-from-server", [], [
+                "pm.environment.set('token', pm.response.json().args.issued);",
+                "console.log('token', pm.environment.get('token'));",
+                "pm.environment.set('copy', pm.environment.get('password'));",
+            ]),
+            ("use", "\(base)/anything/{{token}}", ["console.log('using', pm.environment.get('token'), pm.environment.get('copy'));"], []),
+        ]))
+        try dir.write("env.json", """
+            {"name": "e", "values": [{"key": "token", "value": "", "type": "secret"}, {"key": "password", "value": "Pa55-w0rd", "type": "secret"}]}
+            """)
+        let output = try ReqRunBinary.run(["run", "--all", "--env", "env.json", "--export-environment", "out.json", "--report", "junit=r.xml"],
+                                          in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("│ token ****"), "\(output.stdout)")
+        #expect(output.stdout.contains("│ using **** ****"), "\(output.stdout)")
+        #expect(!output.stdout.contains("T0k3n-from-server"))
+        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
+        let record = try dir.read(".reqrun/runs/\(try #require(runs.first))")
+        #expect(!record.contains("T0k3n-from-server") && !record.contains("Pa55-w0rd"))
+        #expect(!(try dir.read("r.xml")).contains("T0k3n-from-server"))
+        let export = try dir.read("out.json")
+        #expect(export.contains("\"copy\""), "\(export)")
+        let copy = try #require(export.range(of: "copy"))
+        #expect(export[copy.upperBound...].prefix(80).contains("secret"), "\(export)")
+    }
 }

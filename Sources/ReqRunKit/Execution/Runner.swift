@@ -334,6 +334,7 @@ private struct Scheduler {
             preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope, transport),
                                               variables: &scriptVariables)
             preRequest.requests = adopt(transport)
+            learnScriptSecrets(scope)
             if let next = preRequest.nextRequest { nextRequests[position] = next }
             scope = self.scope(position, fileLayers: layers)
             if preRequest.error != nil || preRequest.skipRequest {
@@ -403,6 +404,24 @@ private struct Scheduler {
         }
         learnSecrets(transport.secrets)
         return transport.exchanges
+    }
+
+    /// After a script call: a value scripts set on a secret variable of the environment or globals file, on
+    /// a variable already secret, or equal to a secret known so far (`scope`'s, the run's) makes that variable
+    /// secret (`ScriptVariables.secretNames`) and its value a secret for the rest of the run, masked from the
+    /// result of the request whose script set it on.
+    private mutating func learnScriptSecrets(_ scope: VariableScope) {
+        let fileSecrets = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
+        var known: Set<String>?
+        let set = [scriptVariables.globals, scriptVariables.environment, scriptVariables.local] + Array(scriptVariables.collections.values)
+        for values in set {
+            for (name, value) in values where !value.isEmpty && !runSecretSet.contains(value) {
+                if known == nil { known = runSecretSet.union(scope.secretValues()) }
+                guard fileSecrets.contains(name) || scriptVariables.secretNames.contains(name) || known!.contains(value) else { continue }
+                scriptVariables.secretNames.insert(name)
+                learnSecrets([value])
+            }
+        }
     }
 
     /// Waits for transfers (or the next retry time) and moves each finished job on.
@@ -585,6 +604,7 @@ private struct Scheduler {
             var outcome = scripting.test(testScripts, request: request, response: scriptView,
                                          context: scriptContext(position, job.scope, transport), variables: &scriptVariables)
             outcome.requests = adopt(transport)
+            learnScriptSecrets(job.scope)
             if let next = outcome.nextRequest { nextRequests[position] = next }
             Self.record(outcome, in: &result)
             if let error = outcome.error {

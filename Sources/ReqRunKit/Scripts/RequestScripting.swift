@@ -71,6 +71,9 @@ public struct ScriptVariables: Sendable, Equatable {
     public var environment: [String: String] = [:]
     /// `pm.variables.set`: Postman's local scope, over every other for the rest of the run.
     public var local: [String: String] = [:]
+    /// Names whose script-set values are secrets (set on a secret variable of the environment or globals
+    /// file, or to a value equal to a known secret): masked, and exported with `type` `secret`.
+    public var secretNames: Set<String> = []
 
     public init() {}
 }
