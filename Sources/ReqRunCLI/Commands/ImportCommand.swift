@@ -9,8 +9,7 @@ enum ImportCommand {
         discussion: """
             Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
             where NAME is FILE's name without .postman_collection.json or .json. Every group id is written out,
-            so groups keep their ids and expansion. Scripts are not written (the status checks translated from
-            them are); requests that followed a subfolder come before it, as the native format lists a group's
+            so groups keep their ids and expansion. Scripts are written as the native format's scripts; requests that followed a subfolder come before it, as the native format lists a group's
             requests first. An existing file is never overwritten without --force. Reading Postman files
             directly needs no import: put them in collections/.
             """,

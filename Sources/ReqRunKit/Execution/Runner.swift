@@ -587,11 +587,7 @@ private struct Scheduler {
                 // A session cookie is a credential: mask it wherever it shows up later.
                 if spec.takesCookie { captured.secretNames.insert(capture.variable) }
             }
-            let runsScripts = scripting != nil && !request.eventScripts.isEmpty
-            result.expectations = request.expectations.compactMap { spec in
-                // The script's own check runs instead of its translation.
-                runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
-            }
+            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
             scriptView = view
         }
         Self.record(job.preRequest, in: &result)

@@ -159,8 +159,8 @@ public struct Request: Sendable, Equatable {
     public var expectations: [ExpectationSpec]
     /// Values taken from the response into variables for later requests (`capture`).
     public var captures: [Capture]
-    /// Which events of its own the request has scripts for, and their translated checks (for `list` and
-    /// `import`, which do not run them; the scripts themselves are `eventScripts`); nil: none.
+    /// Which events of its own the request has scripts for (for `list` and `import`, which do not run them;
+    /// the scripts themselves are `eventScripts`); nil: none.
     public var scripts: SkippedScripts?
     /// Every script that runs for this request in Newman's order: the collection's, the folders' (outer to
     /// inner), then its own; pre-request and test scripts alike (filter by `Script.event`).
@@ -264,15 +264,12 @@ public struct MultipartPart: Sendable, Equatable {
 }
 
 /// JavaScript a request has of its own in its source (a Postman collection's `event` scripts), as `list`
-/// and `import` see it: which events, and which checks were translated into expectations for `import`.
+/// and `import` see it: which events.
 public struct SkippedScripts: Sendable, Equatable {
     /// `prerequest` and/or `test`, in that order.
     public var events: [String]
-    /// The script statements turned into `expectations`, e.g. `pm.response.to.have.status(200)`.
-    public var translated: [String]
 
-    public init(events: [String], translated: [String] = []) {
+    public init(events: [String]) {
         self.events = events
-        self.translated = translated
     }
 }

@@ -18,8 +18,8 @@ import Foundation
 /// - Variables: collection `variable` (also v2.0's `variables`) and folder `variable`, disabled ones skipped,
 ///   the last enabled value of a duplicate winning.
 /// - Auth: `PostmanAuthDecoder`; a request without one inherits its folder's, then the collection's.
-/// - Scripts: `PostmanScripts`; translated status checks of a collection or folder test script apply to every
-///   request below it (Newman runs those scripts after each request), before the request's own.
+/// - Scripts: `PostmanScripts`; a collection's or folder's scripts run for every request below it (Newman's
+///   order), before the request's own.
 /// - An item with neither `item` nor `request` is not a request: it is left out with a warning.
 /// Unknown fields are ignored; a field of the wrong type is an error with its file, line, column and path.
 public enum PostmanDecoder {
@@ -55,7 +55,7 @@ public enum PostmanDecoder {
             pending = []
         }
         for (node, path) in try reader.optionalArray("item") {
-            switch try context.item(node, path: path, parents: [], inherited: Inherited(expectations: scripts.expectations, scripts: scripts.scripts)) {
+            switch try context.item(node, path: path, parents: [], inherited: Inherited(scripts: scripts.scripts)) {
             case .request(let request): pending.append(request)
             case .group(let group):
                 closeRun()
@@ -86,7 +86,6 @@ public enum PostmanDecoder {
 
     /// What a folder's or the collection's scripts give every request below it.
     private struct Inherited {
-        var expectations: [ExpectationSpec]
         var scripts: [Script]
     }
 
@@ -138,7 +137,7 @@ public enum PostmanDecoder {
             let scripts = try PostmanScripts.read(reader, warnings: &warnings)
             var requests: [Request] = [], groups: [RequestGroup] = [], order: [RequestGroup.ItemKind] = []
             for (node, path) in try reader.optionalArray("item") {
-                switch try item(node, path: path, parents: namePath, inherited: Inherited(expectations: inherited.expectations + scripts.expectations, scripts: inherited.scripts + scripts.scripts)) {
+                switch try item(node, path: path, parents: namePath, inherited: Inherited(scripts: inherited.scripts + scripts.scripts)) {
                 case .request(let request):
                     requests.append(request)
                     order.append(.request)
@@ -184,9 +183,8 @@ public enum PostmanDecoder {
             }
             let ownID = try item.optionalString("id"), exportID = try item.optionalString("_postman_id")
             request.id = ownID ?? exportID
-            request.expectations = inherited.expectations + scripts.expectations
             request.eventScripts = inherited.scripts + scripts.scripts
-            if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events, translated: scripts.translated) }
+            if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events) }
             return request
         }
 
