@@ -181,4 +181,72 @@ import TestSupport
         let copy = try #require(export.range(of: "copy"))
         #expect(export[copy.upperBound...].prefix(80).contains("secret"), "\(export)")
     }
+
+    /// `protocolProfileBehavior` on the collection, a folder and a request, merged key by key (the innermost
+    /// wins): redirects off and on with a maximum, the original method kept, the Authorization field sent on
+    /// to another origin, strictSSL off, body pruning of GET as postman-runtime does unless disabled; a key
+    /// reqrun does not honour warns once; `import` writes the native fields.
+    @Test func protocolProfileBehaviorIsHonouredAndImported() throws {
+        let base = try TestServers.httpbin(), https = try TestServers.nginxHTTPS()
+        let port = try #require(URLComponents(string: base)?.port)
+        let other = "http://localhost:\(port)"
+        let collection = """
+            {"info": {"name": "profile", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "protocolProfileBehavior": {"followRedirects": false, "disableUrlEncoding": true},
+             "item": [
+              {"name": "not followed", "request": {"method": "GET", "url": "\(base)/redirect-to?url=/get"}},
+              {"name": "folder", "protocolProfileBehavior": {"followRedirects": true, "maxRedirects": 1}, "item": [
+                {"name": "too many", "request": {"method": "GET", "url": "\(base)/redirect/2"}},
+                {"name": "keeps POST", "protocolProfileBehavior": {"followOriginalHttpMethod": true},
+                 "request": {"method": "POST", "url": "\(base)/redirect-to?url=/anything&status_code=302",
+                             "body": {"mode": "raw", "raw": "kept"}}},
+                {"name": "POST becomes GET", "request": {"method": "POST", "url": "\(base)/redirect-to?url=/anything&status_code=302",
+                             "body": {"mode": "raw", "raw": "dropped"}}},
+                {"name": "authorization on", "protocolProfileBehavior": {"followAuthorizationHeader": true, "disableUrlEncoding": false},
+                 "request": {"method": "GET", "url": "\(base)/redirect-to?url=\(other)/headers",
+                             "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "tok"}]}}},
+                {"name": "authorization kept back", "request": {"method": "GET", "url": "\(base)/redirect-to?url=\(other)/headers",
+                             "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "tok"}]}}}
+              ]},
+              {"name": "pruned", "request": {"method": "GET", "url": "\(base)/anything",
+                "body": {"mode": "raw", "raw": "gone", "options": {"raw": {"language": "json"}}}}},
+              {"name": "not pruned", "protocolProfileBehavior": {"disableBodyPruning": true},
+               "request": {"method": "GET", "url": "\(base)/anything", "body": {"mode": "raw", "raw": "sent"}}},
+              {"name": "strictSSL off", "protocolProfileBehavior": {"strictSSL": false}, "request": "\(https)/"},
+              {"name": "strictSSL on", "request": "\(https)/"}
+             ]}
+            """
+        let (output, record, _) = try run(collection)
+        let results = Dictionary(record.results.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(results["not followed"]?.response?.status == 302)
+        #expect(results["too many"]?.error?.message.contains("maximum of 1 redirects") == true)
+        func echoed(_ name: String) throws -> [String: Any] {
+            let body = try #require(results[name]?.response?.body.data, "\(name)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(name)")
+        }
+        #expect(try echoed("keeps POST")["method"] as? String == "POST")
+        #expect(try echoed("keeps POST")["data"] as? String == "kept")
+        #expect(try echoed("POST becomes GET")["method"] as? String == "GET")
+        #expect((try echoed("authorization on")["headers"] as? [String: String])?["Authorization"] != nil)
+        #expect((try echoed("authorization kept back")["headers"] as? [String: String])?["Authorization"] == nil)
+        #expect(try echoed("pruned")["data"] as? String == "")
+        #expect((try echoed("pruned")["headers"] as? [String: String])?["Content-Type"] == nil)
+        #expect(try echoed("not pruned")["data"] as? String == "sent")
+        #expect(results["strictSSL off"]?.outcome == .response)
+        #expect(results["strictSSL on"]?.outcome == .transportError)
+        let warnings = output.stderr.components(separatedBy: "protocolProfileBehavior.disableUrlEncoding is not honoured")
+        #expect(warnings.count == 2, "one warning: \(output.stderr)")
+
+        let dir = try TemporaryDirectory()
+        try dir.write("profile.postman_collection.json", collection)
+        let imported = try ReqRunBinary.run(["import", "profile.postman_collection.json", "--to", "collections/profile.json"], in: dir.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let native = try dir.read("collections/profile.json")
+        for field in [#""followOriginalMethod": true"#, #""followAuthorization": true"#, #""insecure": true"#,
+                      #""followRedirects": false"#, #""maxRedirects": 1"#] {
+            #expect(native.contains(field), "\(field) in \(native)")
+        }
+        let again = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(again.stdout.contains("302"), "\(again.stdout)")
+    }
 }

@@ -8,6 +8,8 @@ public struct RedirectPolicy: Sendable, Equatable {
     public var maximum: Int
     /// Send credentials to another origin too (`--location-trusted`, as curl's option).
     public var trustLocation: Bool
+    /// Keep the method and content on 301, 302 and 303 too (a request's `followOriginalMethod`).
+    public var keepsMethod = false
 
     /// Follows by default, up to 10 redirects, as Postman does (curl's default limit is 50, Newman's 10).
     public init(follow: Bool = true, maximum: Int = 10, trustLocation: Bool = false) {
@@ -79,17 +81,18 @@ public enum RedirectFollower {
         }
         let hop = RedirectHop(method: request.method, url: request.url, status: response.status, location: target.url,
                               total: transfer.timings.total)
-        return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation), hop)
+        return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation,
+                            keepsMethod: policy.keepsMethod), hop)
     }
 
     /// The request a redirect of `request` leads to; `original` is the request as prepared, before any
     /// redirect (nil: `request` is it), whose origin alone gets its credentials.
     public static func next(after request: PreparedRequest, original: PreparedRequest? = nil, status: Int, to url: String,
-                            trustLocation: Bool) -> PreparedRequest {
+                            trustLocation: Bool, keepsMethod: Bool = false) -> PreparedRequest {
         let original = original ?? request
         var next = request
         next.url = url
-        if method(after: request.method, status: status) != request.method {
+        if !keepsMethod, method(after: request.method, status: status) != request.method {
             next.method = "GET"
             next.body = nil
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]

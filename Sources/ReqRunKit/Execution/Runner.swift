@@ -365,6 +365,8 @@ private struct Scheduler {
             var policy = configuration.redirects
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
+            if let keep = request.followOriginalMethod { policy.keepsMethod = keep }
+            if let trust = request.followAuthorization { policy.trustLocation = trust }
             let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true

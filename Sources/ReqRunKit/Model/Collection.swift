@@ -151,6 +151,15 @@ public struct Request: Sendable, Equatable {
     /// This request's redirect policy (`followRedirects`, `maxRedirects`), over `--no-follow`/`--max-redirs`.
     public var followRedirects: Bool?
     public var maxRedirects: Int?
+    /// A 301, 302 or 303 redirect keeps the method and content (native `followOriginalMethod`; Postman's
+    /// `followOriginalHttpMethod`); nil: the rules of `RedirectFollower`.
+    public var followOriginalMethod: Bool?
+    /// Credentials go on to another origin on redirects (native `followAuthorization`, as
+    /// `--location-trusted`; Postman's `followAuthorizationHeader`).
+    public var followAuthorization: Bool?
+    /// TLS without certificate or host name verification for this request (native `insecure`, as
+    /// `--insecure`; Postman's `strictSSL: false`); `false` verifies even under `--insecure`.
+    public var insecure: Bool?
     /// `retry`: sent again until its expectations and captures pass (see `PollPolicy`), over `--retry-until-pass`.
     public var poll: PollPolicy?
     /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).

@@ -43,6 +43,7 @@ public enum PostmanDecoder {
         let variables = PostmanFields.variables(try reader.postmanEntries("variable") + reader.postmanEntries("variables"))
         let auth = try PostmanAuthDecoder.decode(reader, warnings: &context.warnings)
         let scripts = try PostmanScripts.read(reader, warnings: &context.warnings)
+        let profile = try PostmanProtocolProfile().over(reader, warnings: &context.warnings)
         var groups: [RequestGroup] = []
         var pending: [Request] = []
         var runs = 0
@@ -55,7 +56,7 @@ public enum PostmanDecoder {
             pending = []
         }
         for (node, path) in try reader.optionalArray("item") {
-            switch try context.item(node, path: path, parents: [], inherited: Inherited(scripts: scripts.scripts)) {
+            switch try context.item(node, path: path, parents: [], inherited: Inherited(scripts: scripts.scripts, profile: profile)) {
             case .request(let request): pending.append(request)
             case .group(let group):
                 closeRun()
@@ -87,6 +88,8 @@ public enum PostmanDecoder {
     /// What a folder's or the collection's scripts give every request below it.
     private struct Inherited {
         var scripts: [Script]
+        /// `protocolProfileBehavior` merged from the collection down.
+        var profile = PostmanProtocolProfile()
     }
 
     private struct Context {
@@ -135,9 +138,10 @@ public enum PostmanDecoder {
             }
             let auth = try PostmanAuthDecoder.decode(reader, warnings: &warnings)
             let scripts = try PostmanScripts.read(reader, warnings: &warnings)
+            let profile = try inherited.profile.over(reader, warnings: &warnings)
             var requests: [Request] = [], groups: [RequestGroup] = [], order: [RequestGroup.ItemKind] = []
             for (node, path) in try reader.optionalArray("item") {
-                switch try item(node, path: path, parents: namePath, inherited: Inherited(scripts: inherited.scripts + scripts.scripts)) {
+                switch try item(node, path: path, parents: namePath, inherited: Inherited(scripts: inherited.scripts + scripts.scripts, profile: profile)) {
                 case .request(let request):
                     requests.append(request)
                     order.append(.request)
@@ -158,6 +162,7 @@ public enum PostmanDecoder {
         mutating func request(_ item: FieldReader, inherited: Inherited) throws(InputError) -> Request {
             let node = try item.required("request")
             let scripts = try PostmanScripts.read(item, warnings: &warnings)
+            let profile = try inherited.profile.over(item, warnings: &warnings)
             let name = try item.optionalString("name")
             var request: Request
             if case .string(let url) = node.value {
@@ -174,7 +179,8 @@ public enum PostmanDecoder {
                                        "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
                 }
                 var headers = try self.headers(reader)
-                let (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
+                var (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
+                if profile.prunesBody(of: method) { (body, contentType) = (nil, nil) }
                 if let contentType, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: contentType))
                 }
@@ -184,6 +190,7 @@ public enum PostmanDecoder {
             let ownID = try item.optionalString("id"), exportID = try item.optionalString("_postman_id")
             request.id = ownID ?? exportID
             request.eventScripts = inherited.scripts + scripts.scripts
+            profile.apply(to: &request)
             if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events) }
             return request
         }
