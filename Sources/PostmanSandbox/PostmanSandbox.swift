@@ -22,6 +22,8 @@ public final class PostmanSandbox: RequestScripting {
     private let begin, enter, leave, end: JavaScriptEngineFunction
     /// `pm.sendRequest`'s queue and answers (`SandboxSendRequest`).
     let takeRequests, answer, settleScript: JavaScriptEngineFunction
+    /// `pm.cookies` of a test script (`SandboxCookies`).
+    private let setCookies: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
     /// - Parameters:
@@ -39,6 +41,7 @@ public final class PostmanSandbox: RequestScripting {
             try engine.evaluate(String(decoding: chai, as: UTF8.self), name: Self.chaiPath)
             try engine.evaluate(SandboxPrelude.source, name: "reqrun-sandbox.js")
             try engine.evaluate(SandboxSendRequest.source, name: "reqrun-send-request.js")
+            try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
@@ -48,10 +51,10 @@ public final class PostmanSandbox: RequestScripting {
         }
         (self.begin, self.enter, self.leave, self.end) = (.init(begin), .init(enter), .init(leave), .init(end))
         guard let take = engine.globalFunction("__reqrun", "takeRequests"), let answer = engine.globalFunction("__reqrun", "answer"),
-              let settle = engine.globalFunction("__reqrun", "settle") else {
+              let settle = engine.globalFunction("__reqrun", "settle"), let setCookies = engine.globalFunction("__reqrun", "setCookies") else {
             throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
         }
-        (takeRequests, self.answer, settleScript) = (.init(take), .init(answer), .init(settle))
+        (takeRequests, self.answer, settleScript, self.setCookies) = (.init(take), .init(answer), .init(settle), .init(setCookies))
     }
 
     /// How many distinct script texts the run's context has compiled so far (each once).
@@ -110,6 +113,9 @@ public final class PostmanSandbox: RequestScripting {
         guard case .success = begin.call(engine, [input.finish()]) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
+        }
+        if let response, let transport = context.transport {
+            setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
         }
         for script in scripts {
             // `pm.execution.skipRequest()` in an earlier script: the request's later scripts do not run.

@@ -94,9 +94,11 @@ enum SandboxSendRequest {
              header: pairs(request.header || request.headers), body: normal,
              auth: request.auth && typeof request.auth === 'object' ? request.auth : null };
   }
-  function sendRequest(request, callback) {
+  // Queues `item` for Swift; `callback(err, result)` gets the answer, or a promise settles without one.
+  function enqueue(item, callback) {
     var id = ++nextId;
-    queue.push({ id: id, request: normalize(request) });
+    item.id = id;
+    queue.push(item);
     if (typeof callback === 'function') {
       callbacks[id] = callback;
       return undefined;
@@ -105,6 +107,9 @@ enum SandboxSendRequest {
       callbacks[id] = function (err, response) { if (err) reject(err); else resolve(response); };
     });
   }
+  function sendRequest(request, callback) { return enqueue({ request: normalize(request) }, callback); }
+  reqrun.enqueue = enqueue;
+  reqrun.urlText = urlText;
   var codes = { 6: 'ENOTFOUND', 7: 'ECONNREFUSED', 28: 'ETIMEDOUT', 52: 'ECONNRESET', 56: 'ECONNRESET' };
 
   var begin = reqrun.begin;
@@ -130,7 +135,7 @@ enum SandboxSendRequest {
       if (codes[answer.curlCode]) err.code = codes[answer.curlCode];
       callback(err);
     } else {
-      callback(null, makeResponse(answer));
+      callback(null, answer.result !== undefined ? answer.result : makeResponse(answer));
     }
   };
   // A script that awaits at its top level runs as an async function; its rejection is the script's error.
@@ -154,8 +159,14 @@ extension PostmanSandbox {
             if text.isEmpty { break }
             guard let root = try? JSONParser.parse(Array(text.utf8)), case .array(let items) = root.value else { break }
             for item in items {
-                guard case .object(let members) = item.value, let id = members.first(where: { $0.key == "id" })?.value.compactText,
-                      let request = members.first(where: { $0.key == "request" })?.value else { continue }
+                guard case .object(let members) = item.value, let id = members.first(where: { $0.key == "id" })?.value.compactText else { continue }
+                if let operation = members.first(where: { $0.key == "jar" })?.value {
+                    if case .failure(let failure) = self.answer.call(engine, [id, SandboxCookies.answer(operation, transport: transport)]) {
+                        return failure
+                    }
+                    continue
+                }
+                guard let request = members.first(where: { $0.key == "request" })?.value else { continue }
                 var remaining: Int?
                 if let deadline {
                     let left = deadline - ContinuousClock.now
@@ -182,7 +193,7 @@ extension PostmanSandbox {
         return nil
     }
 
-    private static func errorAnswer(_ message: String, curlCode: Int?) -> String {
+    static func errorAnswer(_ message: String, curlCode: Int?) -> String {
         var json = "{\"error\":"
         JSONNode.appendQuoted(message, to: &json)
         return json + ",\"curlCode\":\(curlCode.map(String.init) ?? "null")}"

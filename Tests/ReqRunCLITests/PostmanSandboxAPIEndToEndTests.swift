@@ -249,4 +249,39 @@ import TestSupport
         let again = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(again.stdout.contains("302"), "\(again.stdout)")
     }
+
+    /// `pm.cookies` is the jar's cookies for the request's URL (in test scripts); `pm.cookies.jar()` reads and
+    /// changes the run's own cookie store, which later requests send, for the request's host only.
+    @Test func cookiesAndTheRunsCookieJar() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("set", "\(base)/cookies/set?session=abc", [], [
+                "pm.test('pm.cookies', () => { pm.expect(pm.cookies.get('session')).to.equal('abc'); pm.expect(pm.cookies.has('nope')).to.be.false;",
+                "  pm.expect(pm.cookies.toObject()).to.eql({session: 'abc'}); pm.expect(pm.cookies.one('session').path).to.equal('/'); });",
+                "const jar = pm.cookies.jar();",
+                "jar.set('\(base)', 'added', 'v1', (err, cookie) => {",
+                "  pm.test('set', () => { pm.expect(err).to.be.null; pm.expect(cookie.name).to.equal('added'); });",
+                "  jar.get('\(base)/anything', 'added', (err, value) => {",
+                "    pm.test('get', () => pm.expect(value).to.equal('v1'));",
+                "    jar.getAll('\(base)/', (err, cookies) => {",
+                "      pm.test('getAll', () => pm.expect(cookies.map(c => c.name).sort()).to.eql(['added', 'session']));",
+                "      jar.unset('\(base)/', 'session', (err) => pm.test('unset', () => pm.expect(err).to.be.null));",
+                "    });",
+                "  });",
+                "});",
+                "jar.get('http://example.com/', 'x', (err) => pm.test('another host is denied',",
+                "  () => pm.expect(err.message).to.include('programmatic access to \"example.com\" is denied')));",
+            ]),
+            ("sent", "\(base)/cookies", ["pm.test('none before the response', () => pm.expect(pm.cookies.count()).to.equal(0));"], [
+                "pm.test('the run sends the jar', () => pm.expect(pm.response.json().cookies).to.eql({added: 'v1'}));",
+                "const all = await pm.cookies.jar().getAll('\(base)');",
+                "pm.test('promise form', () => pm.expect(all.length).to.equal(1));",
+                "await pm.cookies.jar().clear('\(base)');",
+                "pm.test('cleared', async () => pm.expect(await pm.cookies.jar().getAll('\(base)')).to.eql([]));",
+            ]),
+        ]))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(Self.checks(record.results[0]) == ["✓ pm.cookies", "✓ set", "✓ another host is denied", "✓ get", "✓ getAll", "✓ unset"])
+        #expect(Self.checks(record.results[1]) == ["✓ none before the response", "✓ the run sends the jar", "✓ promise form", "✓ cleared"])
+    }
 }

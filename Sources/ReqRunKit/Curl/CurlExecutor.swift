@@ -22,6 +22,9 @@ public final class HTTPExecutor {
     /// Easy handles of finished transfers, reset and reused: creating one per request showed in profiles.
     private var idleHandles: [UnsafeMutableRawPointer] = []
 
+    /// The share handle holding the cookie store (`CurlCookieStore`); nil once closed.
+    var cookieShare: UnsafeMutableRawPointer? { share }
+
     public init(options: ExecutorOptions = ExecutorOptions()) {
         CurlGlobal.ensureInitialized()
         self.options = options

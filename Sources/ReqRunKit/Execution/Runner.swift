@@ -330,7 +330,7 @@ private struct Scheduler {
         var preRequest = ScriptOutcome()
         let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
         if let scripting, !preRequestScripts.isEmpty {
-            let transport = scriptTransport()
+            let transport = scriptTransport(host: (try? scope.resolve(request.url, field: "url")) ?? request.url)
             preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope, transport),
                                               variables: &scriptVariables)
             preRequest.requests = adopt(transport)
@@ -393,9 +393,11 @@ private struct Scheduler {
         return options
     }
 
-    /// What a script call may send (`pm.sendRequest`) and the cookies it may use: the run's executor.
-    private func scriptTransport() -> RunScriptTransport {
-        RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects)
+    /// What a script call may send (`pm.sendRequest`) and the cookies it may use: the run's executor, the jar
+    /// for the host of `url` (the request's) only.
+    private func scriptTransport(host url: String) -> RunScriptTransport {
+        let host = URLComponents(string: URLNormalizer.schemeEnd(url) == nil ? "http://" + url : url)?.host
+        return RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects, cookieHost: host)
     }
 
     /// After a script call: keeps the executor it made, learns the credentials it sent, returns its exchanges.
@@ -598,7 +600,7 @@ private struct Scheduler {
         // except when --bail stops the run there (Newman's --bail skips them too).
         let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
         if let scripting, !testScripts.isEmpty, stopReason == nil, scriptView != nil || !configuration.bail {
-            let transport = scriptTransport()
+            let transport = scriptTransport(host: job.current.url)
             var outcome = scripting.test(testScripts, request: request, response: scriptView,
                                          context: scriptContext(position, job.scope, transport), variables: &scriptVariables)
             outcome.requests = adopt(transport)

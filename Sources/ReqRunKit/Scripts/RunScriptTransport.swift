@@ -1,3 +1,5 @@
+import Foundation
+
 /// `ScriptTransport` on the run's executor: `pm.sendRequest` goes through the same libcurl multi handle,
 /// options and cookie store as the run's requests, and what it learns is kept for the request's result.
 ///
@@ -22,7 +24,11 @@ public final class RunScriptTransport: ScriptTransport, @unchecked Sendable {
     /// Values that reached a credential in those exchanges.
     public private(set) var secrets: [String] = []
 
-    public init(executor: HTTPExecutor?, options: ExecutorOptions, redirects: RedirectPolicy) {
+    /// The host the request is sent to: the only one whose cookies the script may use (`cookieAccessRefusal`).
+    public var cookieHost: String?
+
+    public init(executor: HTTPExecutor?, options: ExecutorOptions, redirects: RedirectPolicy, cookieHost: String? = nil) {
+        self.cookieHost = cookieHost?.lowercased()
         self.executor = executor
         self.options = options
         self.redirects = redirects
@@ -81,6 +87,55 @@ public final class RunScriptTransport: ScriptTransport, @unchecked Sendable {
                                  totalMicroseconds: transfer.timings.total)
             }
         }
+    }
+
+    public func cookieAccessRefusal(for url: String) -> String? {
+        let host = Self.host(url)
+        guard let host, let cookieHost, host == cookieHost else {
+            return "CookieStore: programmatic access to \"\(host ?? url)\" is denied (a script may use the cookies of its request's host only)"
+        }
+        return nil
+    }
+
+    public func cookies(for url: String) -> [JarCookie] {
+        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else { return [] }
+        let path = components.path.isEmpty ? "/" : components.path
+        let secure = components.scheme?.lowercased() == "https"
+        return ensureExecutor().storedCookiesWithScope().filter { cookie, hostOnly in
+            let domain = cookie.domain?.lowercased() ?? ""
+            let domainMatches = hostOnly ? host == domain : (host == domain || host.hasSuffix("." + domain))
+            return domainMatches && Self.pathMatches(path, cookie.path) && (!cookie.secure || secure)
+        }.map(\.cookie)
+    }
+
+    public func setCookie(_ cookie: JarCookie, for url: String) -> String? {
+        guard let host = Self.host(url) else { return "CookieStore: '\(url)' has no host" }
+        guard !cookie.name.isEmpty else { return "CookieStore: a cookie needs a name" }
+        var stored = cookie
+        var hostOnly = true
+        if let domain = cookie.domain?.lowercased(), !domain.isEmpty, domain != host {
+            guard host.hasSuffix("." + domain) else { return "CookieStore: the domain '\(domain)' does not match '\(host)'" }
+            hostOnly = false
+        }
+        stored.domain = hostOnly ? host : cookie.domain?.lowercased()
+        ensureExecutor().storeCookie(stored, hostOnly: hostOnly)
+        return nil
+    }
+
+    public func removeCookies(named name: String?, for url: String) {
+        let matching = cookies(for: url)
+        ensureExecutor().removeStoredCookies { cookie in
+            matching.contains { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } && (name == nil || cookie.name == name)
+        }
+    }
+
+    private static func host(_ url: String) -> String? { URLComponents(string: url)?.host?.lowercased() }
+
+    /// RFC 6265 §5.1.4.
+    private static func pathMatches(_ path: String, _ cookiePath: String) -> Bool {
+        if path == cookiePath { return true }
+        guard path.hasPrefix(cookiePath) else { return false }
+        return cookiePath.hasSuffix("/") || path.dropFirst(cookiePath.count).hasPrefix("/")
     }
 
     /// The request as the executor sends it, every field taken literally: a field holding `{{` goes through a

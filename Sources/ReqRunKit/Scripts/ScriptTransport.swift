@@ -13,6 +13,17 @@ public protocol ScriptTransport: AnyObject, Sendable {
     ///   - place: the script that sent it (`Script.place`), for the record.
     /// - Returns: the response, or the transport error (never throws: Postman's callback gets an `err`).
     func send(_ request: ScriptRequest, timeLimitMilliseconds: Int?, place: String) -> ScriptResponse
+
+    /// Why a script may not use the jar for `url` (postman-runtime's `CookieStore: programmatic access to
+    /// "HOST" is denied`), or nil when it may: only the host the request is sent to is allowed.
+    func cookieAccessRefusal(for url: String) -> String?
+    /// The run's cookies that go with a request to `url` (RFC 6265 §5.4: domain, path and secure match).
+    func cookies(for url: String) -> [JarCookie]
+    /// Stores `cookie` as a `Set-Cookie` from `url` would: host-only unless `domain` is set, which must then
+    /// domain-match `url`'s host (RFC 6265 §5.3 step 6). Returns why it was refused, or nil.
+    func setCookie(_ cookie: JarCookie, for url: String) -> String?
+    /// Removes the cookies named `name` (every one when nil) among `cookies(for: url)`.
+    func removeCookies(named name: String?, for url: String)
 }
 
 /// A request made by `pm.sendRequest`, its fields as the script gave them (never `{{…}}` templates:
