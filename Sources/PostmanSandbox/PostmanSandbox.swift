@@ -114,7 +114,8 @@ public final class PostmanSandbox: RequestScripting {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
         }
-        if let response, let transport = context.transport {
+        // Read from the store only for scripts that name cookies (it costs an easy handle and a list of the jar).
+        if let response, let transport = context.transport, scripts.contains(where: { $0.source.contains("cookies") }) {
             setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
         }
         for script in scripts {
