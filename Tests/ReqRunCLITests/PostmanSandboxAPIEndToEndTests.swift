@@ -284,4 +284,16 @@ import TestSupport
         #expect(Self.checks(record.results[0]) == ["✓ pm.cookies", "✓ set", "✓ another host is denied", "✓ get", "✓ getAll", "✓ unset"])
         #expect(Self.checks(record.results[1]) == ["✓ none before the response", "✓ the run sends the jar", "✓ promise form", "✓ cleared"])
     }
+
+    /// `--dry-run` sends nothing, pm.sendRequest included: its callback gets an `err`, and the script goes on.
+    @Test func dryRunSendsNoScriptRequest() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", PostmanScriptsEndToEndTests.collection([
+            ("one", "\(base)/get", ["pm.sendRequest('\(base)/get', (err, res) => console.log('err:', err.message, res === undefined));"], []),
+        ]))
+        let output = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("err: pm.sendRequest sends nothing here (--dry-run sends no request) true"), "\(output.stdout)")
+    }
 }
