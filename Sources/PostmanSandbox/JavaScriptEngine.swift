@@ -90,7 +90,29 @@ final class JavaScriptEngine {
         defer { api.JSStringRelease(body); api.JSStringRelease(url) }
         var exception: JSValueRef?
         guard let function = api.JSObjectMakeFunction(context, nil, 0, nil, body, url, 1, &exception) else {
-            throw failure(exception)
+            let syntaxError = failure(exception)
+            // `await` at the top level: postman-sandbox runs such a script as the body of an async function.
+            if source.contains("await"), let function = try? compileAsync(source, name: name) { return function }
+            throw syntaxError
+        }
+        api.JSValueProtect(context, function)
+        compiled[source] = function
+        return function
+    }
+
+    /// The function that runs `source` as the body of an async function and hands its rejection to
+    /// `__reqrun.rejected` (`SandboxSendRequest`). The wrapper starts on the script's first line, so line
+    /// numbers are the script's (columns on line 1 are off by the wrapper's length).
+    private func compileAsync(_ source: String, name: String) throws(Failure) -> JSObjectRef {
+        let wrapped = "(function () { return (async function () {" + source
+            + "\n})().then(undefined, function (e) { __reqrun.rejected(e); }); })"
+        let script = string(wrapped), url = string(name)
+        defer { api.JSStringRelease(script); api.JSStringRelease(url) }
+        var exception: JSValueRef?
+        let value = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
+        if let exception { throw failure(exception) }
+        guard let value, api.JSValueIsObject(context, value), let function = api.JSValueToObject(context, value, nil) else {
+            throw Failure(message: "the script did not compile", timedOut: false)
         }
         api.JSValueProtect(context, function)
         compiled[source] = function

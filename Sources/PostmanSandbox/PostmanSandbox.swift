@@ -16,10 +16,14 @@ public final class PostmanSandbox: RequestScripting {
     /// How much the process may grow while one script runs before it is stopped: 256 MiB (`ScriptWatchdog`).
     public static let defaultMemoryLimit = 256 << 20
 
-    private let engine: JavaScriptEngine
+    let engine: JavaScriptEngine
     /// Modules already defined in the context (`SandboxModules`).
     private var definedModules: Set<String> = []
     private let begin, enter, leave, end: JavaScriptEngineFunction
+    /// `pm.sendRequest`'s queue and answers (`SandboxSendRequest`).
+    let takeRequests, answer, settleScript: JavaScriptEngineFunction
+    /// `pm.cookies` of a test script (`SandboxCookies`).
+    private let setCookies: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
     /// - Parameters:
@@ -36,6 +40,8 @@ public final class PostmanSandbox: RequestScripting {
             try engine.evaluate("globalThis.global = globalThis;", name: "reqrun-sandbox.js")
             try engine.evaluate(String(decoding: chai, as: UTF8.self), name: Self.chaiPath)
             try engine.evaluate(SandboxPrelude.source, name: "reqrun-sandbox.js")
+            try engine.evaluate(SandboxSendRequest.source, name: "reqrun-send-request.js")
+            try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
@@ -44,6 +50,11 @@ public final class PostmanSandbox: RequestScripting {
             throw .unavailable("the script sandbox did not start: __reqrun is missing")
         }
         (self.begin, self.enter, self.leave, self.end) = (.init(begin), .init(enter), .init(leave), .init(end))
+        guard let take = engine.globalFunction("__reqrun", "takeRequests"), let answer = engine.globalFunction("__reqrun", "answer"),
+              let settle = engine.globalFunction("__reqrun", "settle"), let setCookies = engine.globalFunction("__reqrun", "setCookies") else {
+            throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
+        }
+        (takeRequests, self.answer, settleScript, self.setCookies) = (.init(take), .init(answer), .init(settle), .init(setCookies))
     }
 
     /// How many distinct script texts the run's context has compiled so far (each once).
@@ -61,7 +72,7 @@ public final class PostmanSandbox: RequestScripting {
         return outcome
     }
 
-    public func test(_ scripts: [Script], request: Request, response: ResponseView, context: ScriptContext,
+    public func test(_ scripts: [Script], request: Request, response: ResponseView?, context: ScriptContext,
                      variables: inout ScriptVariables) -> ScriptOutcome {
         var changes: SandboxOutput?
         return run(scripts, event: .test, request: request, response: response, context: context, variables: &variables, changes: &changes)
@@ -103,14 +114,22 @@ public final class PostmanSandbox: RequestScripting {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
         }
+        // Read from the store only for scripts that name cookies (it costs an easy handle and a list of the jar).
+        if let response, let transport = context.transport, scripts.contains(where: { $0.source.contains("cookies") }) {
+            setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
+        }
         for script in scripts {
             // `pm.execution.skipRequest()` in an earlier script: the request's later scripts do not run.
             if case .success("skip") = engine.call(enter.function, arguments: [script.place]) { break }
-            let result: Result<String, JavaScriptEngine.Failure>
+            var result: Result<String, JavaScriptEngine.Failure>
+            let deadline = engine.timeLimit > 0 ? ContinuousClock.now + .milliseconds(Int(engine.timeLimit * 1000)) : nil
             do {
                 result = engine.call(try engine.compile(script.source, name: script.place), arguments: [])
             } catch {
                 result = .failure(error)
+            }
+            if case .success = result, let failure = settle(script, transport: context.transport, deadline: deadline) {
+                result = .failure(failure)
             }
             if case .failure(let failure) = result {
                 outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)

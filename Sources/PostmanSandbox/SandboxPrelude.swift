@@ -546,6 +546,8 @@ enum SandboxPrelude {
   }
 
   global.__reqrun = {
+    // For the API in files of their own (SandboxSendRequest).
+    internals: { makeResponse: makeResponse, cookieList: cookieList, parseCookies: parseCookies },
     define: function (name, factory, globalName) {
       factories[name] = factory;
       if (globalName) globals[globalName] = name;

@@ -72,7 +72,7 @@ import TestSupport
         #expect(output.status == 0, "\(output.stderr)")
         let result = try #require(try Self.lastRecord(dir).results.first)
         #expect(result.url == "\(base)/anything/from-collection")
-        // The folder's and the request's assertions, run by the scripts; no translated status check besides.
+        // The folder's and the request's assertions, run by the scripts.
         #expect(result.expectations.map(\.description) == ["folder sees json", "status"])
     }
 }

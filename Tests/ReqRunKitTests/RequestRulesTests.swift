@@ -165,28 +165,3 @@ import Testing
         #expect(fields.contains(named: "X") && !fields.contains(named: "z"))
     }
 }
-
-@Suite struct StatusCheckGuardTests {
-    private func translated(_ script: String) -> [String] {
-        StatusCheckScanner.scan(script.components(separatedBy: "\n")).map(\.statement)
-    }
-
-    @Test func checksUnderAConditionInTheSameStatementAreNotTranslated() {
-        #expect(translated("if (x) pm.response.to.have.status(200);").isEmpty)
-        #expect(translated("var ok = y && pm.response.to.have.status(201);").isEmpty)
-        #expect(translated("z ? pm.response.to.have.status(202) : 0;").isEmpty)
-        #expect(translated("pm.response.to.have.status(203) || fallback();").isEmpty)
-        #expect(translated("else pm.expect(pm.response.code).to.eql(204);").isEmpty)
-    }
-
-    @Test func plainChecksAreTranslated() {
-        #expect(translated("pm.test(\"is it ok?\", () => pm.response.to.have.status(200));") == ["pm.response.to.have.status(200)"])
-        #expect(translated("pm.test(\"s\", function () {\n  pm.expect(pm.response.code).to.eql(201);\n});") == ["pm.expect(pm.response.code).to.eql(201)"])
-        // A `?`, `&&` or `||` inside a test's name, in any kind of quotes, escaped quotes included, is no condition.
-        #expect(translated("pm.test('Response is ok?', function() { pm.response.to.be.ok; });") == ["pm.response.to.be.ok"])
-        #expect(translated("pm.test(`Status is 200 && fine?`, function() {\n pm.response.to.have.status(200);\n});") == ["pm.response.to.have.status(200)"])
-        #expect(translated("pm.test(\"Say \\\"hi?\\\" || not\", () => { pm.response.to.have.status(204); });") == ["pm.response.to.have.status(204)"])
-        // A real condition in the header still is one.
-        #expect(translated("if (a ? b : c) { pm.response.to.have.status(200); }").isEmpty)
-    }
-}

@@ -9,8 +9,7 @@ enum ImportCommand {
         discussion: """
             Writes the collection as reqrun's JSON format, by default to collections/NAME.json in the workspace,
             where NAME is FILE's name without .postman_collection.json, .json.postman_collection (v1) or .json. Every group id is written out,
-            so groups keep their ids and expansion. Scripts are not written (the status checks translated from
-            them are); requests that followed a subfolder come before it, as the native format lists a group's
+            so groups keep their ids and expansion. Scripts are written as the native format's scripts; requests that followed a subfolder come before it, as the native format lists a group's
             requests first. An existing file is never overwritten without --force. The converted collection is
             loaded before it is written: when the workspace could not load it (a body file that is not there, a
             group id another collection uses), nothing is written and import exits 2; written elsewhere (--to PATH

@@ -9,7 +9,7 @@ enum ListCommand {
         discussion: """
             ▾ marks an expanded group, ▸ a collapsed one. --all shows every group expanded for this listing
             only: the saved expanded set is not changed. A request imported from a Postman collection with
-            scripts is marked [scripts: …], with how many status checks were translated for import. A collection
+            scripts is marked [scripts: …] (run by 'reqrun run'). A collection
             file that does not load is left out of the tree and its error printed (file:line:column), and list
             exits 2 once the others are shown.
             """,
@@ -108,12 +108,8 @@ enum ListCommand {
         }
     }
 
-    /// `[scripts: prerequest, test; 1 status check translated]` after a request of a Postman collection with scripts.
+    /// `[scripts: prerequest, test]` after a request of a Postman collection with scripts.
     static func scriptMark(_ scripts: SkippedScripts) -> String {
-        var text = "[scripts: " + scripts.events.joined(separator: ", ")
-        if !scripts.translated.isEmpty {
-            text += "; \(scripts.translated.count) status check\(scripts.translated.count == 1 ? "" : "s") translated"
-        }
-        return text + "]"
+        "[scripts: " + scripts.events.joined(separator: ", ") + "]"
     }
 }

@@ -15,6 +15,7 @@ import ReqRunKit
 /// > {"content": "as sent"}
 /// * timings (ms): namelookup 0.0  connect 0.1  appconnect 0.0  pretransfer 0.1  starttransfer 1.9  total 2.0
 /// ```
+/// A `pm.sendRequest` of its scripts is one line first: `* pm.sendRequest GET http://… → 200  (3.1 ms)`.
 /// Each redirect hop is its request line and the status and `Location` that answered it; the header
 /// fields shown are those of the last request (libcurl's own, as sent), its content up to the record's
 /// 64 KiB; the timings are those of the last transfer (curl's names, `CURLINFO_*_TIME_T`).
@@ -24,6 +25,12 @@ enum VerboseExchange {
         let safe = { (text: String) in Terminal.sanitized(text) }
         let sent = { (text: String) in text.isEmpty ? terminal.styled(">", .dim) : terminal.styled("> ", .dim) + text }
         var lines: [String] = []
+        // What its scripts sent with pm.sendRequest (in the order sent), before its own exchange.
+        for exchange in result.scriptRequests ?? [] {
+            let outcome = exchange.status.map { "\($0)" } ?? "error: \(safe(exchange.error ?? ""))"
+            lines.append(terminal.styled("* ", .dim) + "pm.sendRequest \(safe(exchange.method)) \(safe(exchange.url)) → \(outcome)  "
+                         + terminal.styled("(\(milliseconds(exchange.total)) ms)", .dim))
+        }
         var method = result.method
         for hop in result.redirects {
             lines.append(sent("\(safe(hop.method)) \(safe(hop.url))"))

@@ -22,6 +22,9 @@ public final class HTTPExecutor {
     /// Easy handles of finished transfers, reset and reused: creating one per request showed in profiles.
     private var idleHandles: [UnsafeMutableRawPointer] = []
 
+    /// The share handle holding the cookie store (`CurlCookieStore`); nil once closed.
+    var cookieShare: UnsafeMutableRawPointer? { share }
+
     public init(options: ExecutorOptions = ExecutorOptions()) {
         CurlGlobal.ensureInitialized()
         self.options = options
@@ -94,9 +97,35 @@ public final class HTTPExecutor {
         }
     }
 
+    /// Sends `request` and waits for its whole response while other transfers may be in flight (a script's
+    /// `pm.sendRequest`): those that finish meanwhile are kept for the next `waitForCompletions`.
+    public func sendAside(_ request: PreparedRequest, inspectBody: Bool) -> TransferResult {
+        asideTag -= 1
+        let tag = asideTag
+        // Its body is the script's, not the request's whose content `bodySink` streams (`reqrun send`).
+        var own = options
+        own.bodySink = nil
+        start(request, inspectBody: inspectBody, tag: tag, options: own)
+        var others: [(tag: Int, result: TransferResult)] = []
+        defer { finishedEarly += others }
+        while true {
+            for done in waitForCompletions(timeoutMilliseconds: 100) {
+                if done.tag == tag { return done.result }
+                others.append(done)
+            }
+        }
+    }
+
+    /// Tags of `sendAside` transfers: negative, never a position.
+    private var asideTag = Int.min / 2
+
     /// Starts `request`; its result comes back from `waitForCompletions` under `tag` (unique among the
     /// transfers in flight).
     public func start(_ request: PreparedRequest, inspectBody: Bool, tag: Int) {
+        start(request, inspectBody: inspectBody, tag: tag, options: options)
+    }
+
+    private func start(_ request: PreparedRequest, inspectBody: Bool, tag: Int, options: ExecutorOptions) {
         guard let multi else { preconditionFailure("HTTPExecutor used after close()") }
         let easy = idleHandles.popLast() ?? curl_easy_init()!
         let transfer = CurlTransfer(easy: easy, request: request, options: options,

@@ -164,7 +164,14 @@ final class CurlTransfer {
             codes.append(reqrun_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                                  Int(cleartext ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE : CURL_HTTP_VERSION_2TLS)))
         }
-        codes += options.applyTLSAndProxy(to: easy)
+        if let insecure = request.insecure, insecure != options.insecure {
+            // The request's own choice (Postman's strictSSL) over --insecure.
+            var own = options
+            own.insecure = insecure
+            codes += own.applyTLSAndProxy(to: easy)
+        } else {
+            codes += options.applyTLSAndProxy(to: easy)
+        }
         if options.certificateInfo { codes.append(reqrun_easy_setopt_long(easy, CURLOPT_CERTINFO, 1)) }
         // The cookie engine: "" enables it without reading a file; the jar is read once, by the first transfer.
         if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }

@@ -11,6 +11,8 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// RFC 9110's method rule (true), or Newman's `followOriginalHttpMethod: false` (every method but HEAD
     /// becomes GET on 301, 302 and 303): `RequestRules.followsOriginalMethod`.
     public var followsOriginalMethod = true
+    /// Keep the method and content on 301, 302 and 303 too (a request's `followOriginalMethod`).
+    public var keepsMethod = false
 
     /// Follows by default, up to 10 redirects, as Postman does (curl's default limit is 50, Newman's 10).
     public init(follow: Bool = true, maximum: Int = 10, trustLocation: Bool = false) {
@@ -83,17 +85,17 @@ public enum RedirectFollower {
         let hop = RedirectHop(method: request.method, url: request.url, status: response.status, location: target.url,
                               total: transfer.timings.total)
         return .follow(next(after: request, original: original, status: response.status, to: target.url, trustLocation: policy.trustLocation,
-                            followsOriginalMethod: policy.followsOriginalMethod), hop)
+                            followsOriginalMethod: policy.followsOriginalMethod, keepsMethod: policy.keepsMethod), hop)
     }
 
     /// The request a redirect of `request` leads to; `original` is the request as prepared, before any
     /// redirect (nil: `request` is it), whose origin alone gets its credentials.
     public static func next(after request: PreparedRequest, original: PreparedRequest? = nil, status: Int, to url: String,
-                            trustLocation: Bool, followsOriginalMethod: Bool = true) -> PreparedRequest {
+                            trustLocation: Bool, followsOriginalMethod: Bool = true, keepsMethod: Bool = false) -> PreparedRequest {
         let original = original ?? request
         var next = request
         next.url = url
-        if method(after: request.method, status: status, followsOriginalMethod: followsOriginalMethod) != request.method {
+        if !keepsMethod, method(after: request.method, status: status, followsOriginalMethod: followsOriginalMethod) != request.method {
             next.method = "GET"
             next.body = nil
             let contentFields: Set<String> = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]

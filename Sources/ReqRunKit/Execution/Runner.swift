@@ -335,8 +335,11 @@ private struct Scheduler {
         var preRequest = ScriptOutcome()
         let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
         if let scripting, !preRequestScripts.isEmpty {
-            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope),
+            let transport = scriptTransport(host: (try? scope.resolve(request.url, field: "url")) ?? request.url)
+            preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope, transport),
                                               variables: &scriptVariables)
+            preRequest.requests = adopt(transport)
+            learnScriptSecrets(scope)
             if let next = preRequest.nextRequest { nextRequests[position] = next }
             scope = self.scope(position, fileLayers: layers)
             if preRequest.error != nil || preRequest.skipRequest {
@@ -348,9 +351,9 @@ private struct Scheduler {
                 return
             }
         }
-        // The run's rules (--compat); a request's own Postman protocolProfileBehavior goes over them here, with
-        // `RequestRules.applying(disableBodyPruning:followOriginalHttpMethod:)`.
-        let rules = configuration.requestRules
+        // The run's rules (--compat), with the request's own disableBodyPruning (Postman's protocolProfileBehavior)
+        // over them; its followOriginalMethod goes into the redirect policy below.
+        let rules = configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)
         let prepared = RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
         learnSecrets(oauth2Tokens.secrets)
         switch prepared {
@@ -373,6 +376,8 @@ private struct Scheduler {
             policy.followsOriginalMethod = rules.followsOriginalMethod
             if let follow = request.followRedirects { policy.follow = follow }
             if let maximum = request.maxRedirects { policy.maximum = maximum }
+            if let keep = request.followOriginalMethod { policy.keepsMethod = keep }
+            if let trust = request.followAuthorization { policy.trustLocation = trust }
             let needsBody = !request.captures.isEmpty || (scripting != nil && !request.eventScripts.isEmpty) || request.expectations.contains {
                 switch $0.expectation {
                 case .body, .json: return true
@@ -383,14 +388,54 @@ private struct Scheduler {
             jobs[position] = Job(scope: scope, prepared: prepared, current: prepared, startedAt: Date(), needsBody: needsBody, policy: policy,
                                  request: request, preRequest: preRequest)
             if executor == nil {
-                var options = configuration.options
-                options.multiplexWait = configuration.parallel > 1
-                options.certificateInfo = references.contains(where: \.request.readsCertificate)
-                executor = HTTPExecutor(options: options)
+                executor = HTTPExecutor(options: executorOptions)
                 usedLibcurl = true
             }
             sent += 1
             executor!.start(prepared, inspectBody: needsBody, tag: position)
+        }
+    }
+
+    /// The run's transfer options as its executor uses them.
+    private var executorOptions: ExecutorOptions {
+        var options = configuration.options
+        options.multiplexWait = configuration.parallel > 1
+        options.certificateInfo = references.contains(where: \.request.readsCertificate)
+        return options
+    }
+
+    /// What a script call may send (`pm.sendRequest`) and the cookies it may use: the run's executor, the jar
+    /// for the host of `url` (the request's) only.
+    private func scriptTransport(host url: String) -> RunScriptTransport {
+        let host = URLComponents(string: URLNormalizer.schemeEnd(url) == nil ? "http://" + url : url)?.host
+        return RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects, cookieHost: host)
+    }
+
+    /// After a script call: keeps the executor it made, learns the credentials it sent, returns its exchanges.
+    private mutating func adopt(_ transport: RunScriptTransport) -> [ScriptExchange] {
+        if executor == nil, let made = transport.executor {
+            executor = made
+            usedLibcurl = true
+        }
+        learnSecrets(transport.secrets)
+        return transport.exchanges
+    }
+
+    /// After a script call: a value scripts set on a secret variable of the environment or globals file, on
+    /// a variable already secret, or equal to a secret known so far (`scope`'s, the run's) makes that variable
+    /// secret (`ScriptVariables.secretNames`) and its value a secret for the rest of the run, masked from the
+    /// result of the request whose script set it on.
+    private mutating func learnScriptSecrets(_ scope: VariableScope) {
+        let fileSecrets = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
+        var known: Set<String>?
+        let set = [scriptVariables.globals, scriptVariables.environment, scriptVariables.local] + Array(scriptVariables.collections.values)
+        for values in set {
+            for (name, value) in values where !value.isEmpty && !runSecretSet.contains(value) {
+                if known == nil { known = runSecretSet.union(scope.secretValues()) }
+                guard fileSecrets.contains(name) || scriptVariables.secretNames.contains(name) || known!.contains(value) else { continue }
+                scriptVariables.secretNames.insert(name)
+                learnSecrets([value])
+            }
         }
     }
 
@@ -542,6 +587,7 @@ private struct Scheduler {
         for name in job.prepared.literalReferences where literalsWarned.insert(name).inserted {
             result.console = (result.console ?? []) + [RequestRules.literalWarning(name)]
         }
+        var scriptView: ResponseView?
         if let stopReason {
             result.error = ResultError(message: stopReason)
         } else if let response = transfer.response {
@@ -560,25 +606,31 @@ private struct Scheduler {
                 // A session cookie is a credential: mask it wherever it shows up later.
                 if spec.takesCookie { captured.secretNames.insert(capture.variable) }
             }
-            let runsScripts = scripting != nil && !request.eventScripts.isEmpty
-            result.expectations = request.expectations.compactMap { spec in
-                // The script's own check runs instead of its translation.
-                runsScripts && spec.isTranslated ? nil : ExpectationCheck.check(spec, view, scope: job.scope)
-            }
-            let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
-            if let scripting, !testScripts.isEmpty {
-                let outcome = scripting.test(testScripts, request: request, response: view, context: scriptContext(position, job.scope),
-                                             variables: &scriptVariables)
-                if let next = outcome.nextRequest { nextRequests[position] = next }
-                Self.record(job.preRequest, in: &result)
-                Self.record(outcome, in: &result)
-                if let error = outcome.error {
+            result.expectations = request.expectations.map { ExpectationCheck.check($0, view, scope: job.scope) }
+            scriptView = view
+        }
+        Self.record(job.preRequest, in: &result)
+        // Test scripts run after a response, and after a transport error as Newman runs them (postman-runtime's
+        // item command queues the test event whatever the request's outcome; `pm.response` is then undefined),
+        // except when --bail stops the run there (Newman's --bail skips them too).
+        let testScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .test }
+        if let scripting, !testScripts.isEmpty, stopReason == nil, scriptView != nil || !configuration.bail {
+            let transport = scriptTransport(host: job.current.url)
+            var outcome = scripting.test(testScripts, request: request, response: scriptView,
+                                         context: scriptContext(position, job.scope, transport), variables: &scriptVariables)
+            outcome.requests = adopt(transport)
+            learnScriptSecrets(job.scope)
+            if let next = outcome.nextRequest { nextRequests[position] = next }
+            Self.record(outcome, in: &result)
+            if let error = outcome.error {
+                if result.outcome == .response {
                     result.outcome = .scriptError
                     result.error = ResultError(message: error)
+                } else {
+                    // The transport error stays the outcome; the script's failure is said after it.
+                    result.error?.message += "; then a test script failed: \(error)"
                 }
             }
-        } else {
-            Self.record(job.preRequest, in: &result)
         }
         result.updateVerdict()
         return result
@@ -591,8 +643,10 @@ private struct Scheduler {
                      iteration: iteration(position))
     }
 
-    private func scriptContext(_ position: Int, _ scope: VariableScope) -> ScriptContext {
-        Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
+    private func scriptContext(_ position: Int, _ scope: VariableScope, _ transport: RunScriptTransport) -> ScriptContext {
+        var context = Runner.scriptContext(references[position], configuration, captured: captured, iteration: iteration(position))
+        context.transport = transport
+        return context
     }
 
     /// Adds a script event's assertions (as expectations of kind `script`) and console lines to `result`.
@@ -603,6 +657,7 @@ private struct Scheduler {
                                                          kind: assertion.skipped ? "script-skipped" : "script"))
         }
         if !outcome.console.isEmpty { result.console = (result.console ?? []) + outcome.console }
+        if !outcome.requests.isEmpty { result.scriptRequests = (result.scriptRequests ?? []) + outcome.requests }
     }
 
     /// Stores a finished result and the secrets to mask in it; remembers the first failure for `--bail`

@@ -44,12 +44,8 @@ public struct ExpectationSpec: Sendable, Equatable {
     /// e.g. `groups[0].requests[1].expect[2]`.
     public var fieldPath: String
     public var location: SourceLocation
-    /// True for a status check translated from a Postman test script (`PostmanScripts`): kept for `import`
-    /// and `list`, not checked when the script itself runs.
-    public var isTranslated: Bool
 
-    public init(expectation: Expectation, fieldPath: String, location: SourceLocation, isTranslated: Bool = false) {
-        self.isTranslated = isTranslated
+    public init(expectation: Expectation, fieldPath: String, location: SourceLocation) {
         self.expectation = expectation
         self.fieldPath = fieldPath
         self.location = location

@@ -151,6 +151,19 @@ public struct Request: Sendable, Equatable {
     /// This request's redirect policy (`followRedirects`, `maxRedirects`), over `--no-follow`/`--max-redirs`.
     public var followRedirects: Bool?
     public var maxRedirects: Int?
+    /// A 301, 302 or 303 redirect keeps the method and content (native `followOriginalMethod`; Postman's
+    /// `followOriginalHttpMethod`); nil: the rules of `RedirectFollower`.
+    public var followOriginalMethod: Bool?
+    /// Credentials go on to another origin on redirects (native `followAuthorization`, as
+    /// `--location-trusted`; Postman's `followAuthorizationHeader`).
+    public var followAuthorization: Bool?
+    /// TLS without certificate or host name verification for this request (native `insecure`, as
+    /// `--insecure`; Postman's `strictSSL: false`); `false` verifies even under `--insecure`.
+    public var insecure: Bool?
+    /// Send a body on GET, COPY, HEAD (never sent), PURGE and UNLOCK also under `--compat newman`, which prunes
+    /// it there (native `disableBodyPruning`, Postman's `protocolProfileBehavior.disableBodyPruning`); nil:
+    /// the run's `RequestRules`.
+    public var disableBodyPruning: Bool?
     /// `retry`: sent again until its expectations and captures pass (see `PollPolicy`), over `--retry-until-pass`.
     public var poll: PollPolicy?
     /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).
@@ -159,8 +172,8 @@ public struct Request: Sendable, Equatable {
     public var expectations: [ExpectationSpec]
     /// Values taken from the response into variables for later requests (`capture`).
     public var captures: [Capture]
-    /// Which events of its own the request has scripts for, and their translated checks (for `list` and
-    /// `import`, which do not run them; the scripts themselves are `eventScripts`); nil: none.
+    /// Which events of its own the request has scripts for (for `list` and `import`, which do not run them;
+    /// the scripts themselves are `eventScripts`); nil: none.
     public var scripts: SkippedScripts?
     /// Every script that runs for this request in Newman's order: the collection's, the folders' (outer to
     /// inner), then its own; pre-request and test scripts alike (filter by `Script.event`).
@@ -264,15 +277,12 @@ public struct MultipartPart: Sendable, Equatable {
 }
 
 /// JavaScript a request has of its own in its source (a Postman collection's `event` scripts), as `list`
-/// and `import` see it: which events, and which checks were translated into expectations for `import`.
+/// and `import` see it: which events.
 public struct SkippedScripts: Sendable, Equatable {
     /// `prerequest` and/or `test`, in that order.
     public var events: [String]
-    /// The script statements turned into `expectations`, e.g. `pm.response.to.have.status(200)`.
-    public var translated: [String]
 
-    public init(events: [String], translated: [String] = []) {
+    public init(events: [String]) {
         self.events = events
-        self.translated = translated
     }
 }

@@ -158,7 +158,7 @@ public enum CollectionDecoder {
     /// The fields a request may have (one array for the whole run rather than a literal per request).
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
                                       "bodyFile", "graphql", "auth", "expect", "capture", "scripts", "timeout", "followRedirects", "maxRedirects",
-                                      "messages", "retry"]
+                                      "followOriginalMethod", "followAuthorization", "insecure", "disableBodyPruning", "messages", "retry"]
 
     private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope,
                                       inherited: [Script]) throws(InputError) -> Request {
@@ -177,6 +177,9 @@ public enum CollectionDecoder {
                        timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
                        maxRedirects: try decodeCount(reader, "maxRedirects"), messages: try WebSocketStepDecoder.decode(reader, base: base))
         request.poll = try decodePoll(reader)
+        (request.followOriginalMethod, request.followAuthorization) = (try decodeBool(reader, "followOriginalMethod"), try decodeBool(reader, "followAuthorization"))
+        request.insecure = try decodeBool(reader, "insecure")
+        request.disableBodyPruning = try decodeBool(reader, "disableBodyPruning")
         let scripts = try NativeScripts.decode(reader, base: base)
         request.eventScripts = inherited + scripts
         // `list` marks a request's own scripts (`[scripts: …]`).

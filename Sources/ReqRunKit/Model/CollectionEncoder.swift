@@ -94,6 +94,10 @@ public enum CollectionEncoder {
         }
         if let follow = request.followRedirects { members.append(("followRedirects", .bool(follow))) }
         if let count = request.maxRedirects { members.append(("maxRedirects", .number("\(count)"))) }
+        if let keep = request.followOriginalMethod { members.append(("followOriginalMethod", .bool(keep))) }
+        if let trust = request.followAuthorization { members.append(("followAuthorization", .bool(trust))) }
+        if let insecure = request.insecure { members.append(("insecure", .bool(insecure))) }
+        if let keep = request.disableBodyPruning { members.append(("disableBodyPruning", .bool(keep))) }
         return .object(members)
     }
 

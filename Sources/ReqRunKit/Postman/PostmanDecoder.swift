@@ -19,8 +19,8 @@ import Foundation
 /// - Variables: collection `variable` (also v2.0's `variables`) and folder `variable`, disabled ones skipped,
 ///   the last enabled value of a duplicate winning.
 /// - Auth: `PostmanAuthDecoder`; a request without one inherits its folder's, then the collection's.
-/// - Scripts: `PostmanScripts`; translated status checks of a collection or folder test script apply to every
-///   request below it (Newman runs those scripts after each request), before the request's own.
+/// - Scripts: `PostmanScripts`; a collection's or folder's scripts run for every request below it (Newman's
+///   order), before the request's own.
 /// - An item with neither `item` nor `request` is not a request: it is left out with a warning.
 /// Unknown fields are ignored; a field of the wrong type is an error with its file, line, column and path.
 public enum PostmanDecoder {
@@ -56,6 +56,7 @@ public enum PostmanDecoder {
         let variables = PostmanFields.variables(try reader.postmanEntries("variable") + reader.postmanEntries("variables"))
         let auth = try PostmanAuthDecoder.decode(reader, warnings: &context.warnings)
         let scripts = try PostmanScripts.read(reader, warnings: &context.warnings)
+        let profile = try PostmanProtocolProfile().over(reader, warnings: &context.warnings)
         var groups: [RequestGroup] = []
         var pending: [Request] = []
         var runs = 0
@@ -68,7 +69,7 @@ public enum PostmanDecoder {
             pending = []
         }
         for (node, path) in try reader.optionalArray("item") {
-            switch try context.item(node, path: path, parents: [], inherited: Inherited(expectations: scripts.expectations, scripts: scripts.scripts)) {
+            switch try context.item(node, path: path, parents: [], inherited: Inherited(scripts: scripts.scripts, profile: profile)) {
             case .request(let request): pending.append(request)
             case .group(let group):
                 closeRun()
@@ -99,8 +100,9 @@ public enum PostmanDecoder {
 
     /// What a folder's or the collection's scripts give every request below it.
     private struct Inherited {
-        var expectations: [ExpectationSpec]
         var scripts: [Script]
+        /// `protocolProfileBehavior` merged from the collection down.
+        var profile = PostmanProtocolProfile()
     }
 
     private struct Context {
@@ -149,9 +151,10 @@ public enum PostmanDecoder {
             }
             let auth = try PostmanAuthDecoder.decode(reader, warnings: &warnings)
             let scripts = try PostmanScripts.read(reader, warnings: &warnings)
+            let profile = try inherited.profile.over(reader, warnings: &warnings)
             var requests: [Request] = [], groups: [RequestGroup] = [], order: [RequestGroup.ItemKind] = []
             for (node, path) in try reader.optionalArray("item") {
-                switch try item(node, path: path, parents: namePath, inherited: Inherited(expectations: inherited.expectations + scripts.expectations, scripts: inherited.scripts + scripts.scripts)) {
+                switch try item(node, path: path, parents: namePath, inherited: Inherited(scripts: inherited.scripts + scripts.scripts, profile: profile)) {
                 case .request(let request):
                     requests.append(request)
                     order.append(.request)
@@ -172,6 +175,7 @@ public enum PostmanDecoder {
         mutating func request(_ item: FieldReader, inherited: Inherited) throws(InputError) -> Request {
             let node = try item.required("request")
             let scripts = try PostmanScripts.read(item, warnings: &warnings)
+            let profile = try inherited.profile.over(item, warnings: &warnings)
             let name = try item.optionalString("name")
             var request: Request
             if case .string(let url) = node.value {
@@ -189,7 +193,7 @@ public enum PostmanDecoder {
                                        "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
                 }
                 var headers = try self.headers(reader)
-                let (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
+                var (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
                 if let contentType, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: contentType))
                 }
@@ -198,9 +202,9 @@ public enum PostmanDecoder {
             }
             let ownID = try item.optionalString("id"), exportID = try item.optionalString("_postman_id")
             request.id = ownID ?? exportID
-            request.expectations = inherited.expectations + scripts.expectations
             request.eventScripts = inherited.scripts + scripts.scripts
-            if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events, translated: scripts.translated) }
+            profile.apply(to: &request)
+            if !scripts.events.isEmpty { request.scripts = SkippedScripts(events: scripts.events) }
             return request
         }
 

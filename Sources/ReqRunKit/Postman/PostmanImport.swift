@@ -9,7 +9,7 @@ public enum PostmanImport {
         /// How many requests stood after a subfolder in the Postman file and now come before it.
         public var movedRequests: Int
         /// How many requests have scripts of their own (written as native `scripts`, with the collection's and
-        /// folders'; the status checks translated from them are left out: the scripts make them when run).
+        /// folders').
         public var requestsWithScripts: Int
     }
 
@@ -29,7 +29,6 @@ public enum PostmanImport {
             copy.requests = group.requests.map { request in
                 var request = request
                 request.scripts = nil
-                request.expectations.removeAll { $0.isTranslated }
                 return request
             }
             copy.groups = group.groups.map(convert)

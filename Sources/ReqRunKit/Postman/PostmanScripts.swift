@@ -1,31 +1,14 @@
 import Foundation
 
 /// Postman `event` scripts (`[{"listen": "prerequest" | "test", "script": {"exec": [lines] | "text"}}]` on
-/// a collection, a folder or a request item): JavaScript, kept as `Script`s for `run` (PostmanSandbox). They
-/// are counted, and the common status-code checks of test scripts are translated into `status`
-/// expectations marked `isTranslated`: `import`, which cannot write scripts, keeps them; a run that runs
-/// the script checks the script instead.
-///
-/// Translated (each with a literal status code; chai-postman's names for `pm.response.to.be.…`):
-/// - `pm.response.to.have.status(200)`;
-/// - `pm.response.to.be.ok` (200), `.accepted` (202), `.badRequest` (400), `.unauthorized` (401),
-///   `.forbidden` (403), `.notFound` (404), `.rateLimited` (429), `.info` (1xx), `.success` (2xx),
-///   `.redirection` (3xx), `.clientError` (4xx), `.serverError` (5xx), `.error` (4xx or 5xx);
-/// - `pm.expect(pm.response.code).to.eql(200)`, also `.equal`, `.equals`, `.eq`, `.to.be.equal(…)`, and
-///   `.to.be.oneOf([200, 201])`; `responseCode.code` in place of `pm.response.code`;
-/// - `pm.response.code === 200` (or `==`) as a whole test inside `pm.test(…)`, and
-///   `tests["…"] = responseCode.code === 200` (or `pm.response.code`, `==`, in parentheses).
-///
-/// Never translated: a check inside an `if`, `else`, loop, `switch` or `catch` block (it may not run), in a
-/// `//` comment, negated (`to.not…`), or combined with `&&`, `||`, `!` or `?`.
+/// a collection, a folder or a request item): JavaScript, kept as `Script`s for `run` (PostmanSandbox) and
+/// counted. Their status checks are not translated into expectations: the scripts run and check them
+/// (an earlier translation, for `list` and `import` before scripts ran, was removed: it counted twice).
 enum PostmanScripts {
     /// The scripts of one item.
     struct Found {
         /// `prerequest` and/or `test`, in that order, when the item has non-empty scripts for them.
         var events: [String] = []
-        var expectations: [ExpectationSpec] = []
-        /// The statements translated, in order.
-        var translated: [String] = []
         /// The scripts themselves, in file order, to run.
         var scripts: [Script] = []
     }
@@ -64,17 +47,6 @@ enum PostmanScripts {
                 found.scripts.append(Script(event: event, source: lines.map(\.text).joined(separator: "\n"), file: reader.file, fieldPath: path))
             }
             if !found.events.contains(listen) { found.events.append(listen) }
-            if listen == "test" {
-                for check in StatusCheckScanner.scan(lines.map(\.text)) {
-                    let line = lines[check.line]
-                    found.translated.append(check.statement)
-                    warnings.translated[check.statement, default: 0] += 1
-                    // `to.be.ok` next to `to.have.status(200)` says the same thing once.
-                    if found.expectations.contains(where: { $0.expectation == .status(codes: check.codes, classes: check.classes) }) { continue }
-                    found.expectations.append(ExpectationSpec(expectation: .status(codes: check.codes, classes: check.classes),
-                                                              fieldPath: line.path, location: line.node.location, isTranslated: true))
-                }
-            }
         }
         found.events.sort { $0 == "prerequest" && $1 != "prerequest" }
         return found

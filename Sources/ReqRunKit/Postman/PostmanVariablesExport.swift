@@ -6,17 +6,18 @@ import Foundation
 /// run's scripts left. The environment file itself is never modified.
 public enum PostmanVariablesExport {
     /// The environment's variables in file order with the values scripts set over them, then the variables
-    /// scripts added, by name. A secret stays `type` `secret` (its value is written: the user asked for it).
+    /// scripts added, by name. A secret stays `type` `secret` (its value is written: the user asked for it), and
+    /// so is a variable whose script-set value is secret (`ScriptVariables.secretNames`).
     public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
         render(name: environment?.name ?? "environment", scope: "environment", values: merged(environment?.variables ?? [], scripts.environment),
-               secretNames: environment?.secretNames ?? [])
+               secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
     }
 
     /// The globals file's variables (`--globals`) in file order with the values scripts set over them, then
     /// the globals scripts added, by name.
     public static func globals(_ scripts: ScriptVariables, file: Environment? = nil) -> [UInt8] {
         render(name: file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals),
-               secretNames: file?.secretNames ?? [])
+               secretNames: (file?.secretNames ?? []).union(scripts.secretNames))
     }
 
     /// `base` in order with `set`'s values over them, then `set`'s other names, sorted.

@@ -4,8 +4,6 @@
 struct PostmanWarnings {
     /// Scripts found, by event (`prerequest`, `test`).
     var scripts: [String: Int] = [:]
-    /// Statements translated into expectations, by statement text.
-    var translated: [String: Int] = [:]
     /// Auth types reqrun does not compute, by type; those requests go without authentication.
     var unsupportedAuth: [String: Int] = [:]
     /// One-off notes, each with its field path.
@@ -20,12 +18,6 @@ struct PostmanWarnings {
                 scripts[key].map { "\($0) \(label)" }
             }
             var text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' (pre-request scripts also by --dry-run)"
-            let count = translated.values.reduce(0, +)
-            if count > 0 {
-                let forms = translated.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-                    .map { "\($0.key) ×\($0.value)" }
-                text += "; \(count) status check\(count == 1 ? "" : "s") translated into expectations (shown by 'reqrun list'; a run checks the scripts themselves): " + forms.joined(separator: ", ")
-            }
             result.append(text + "; 'reqrun list' marks the requests that had scripts")
         }
         for (type, count) in unsupportedAuth.sorted(by: { $0.key < $1.key }) {

@@ -164,6 +164,8 @@ public struct RequestResult: Codable, Sendable, Equatable {
     public var attempts: Int = 1
     /// What its scripts wrote with `console.*`, in order; nil when nothing.
     public var console: [String]?
+    /// The requests its scripts sent with `pm.sendRequest`, in order; nil when none.
+    public var scriptRequests: [ScriptExchange]?
     /// A WebSocket request's messages (the handshake is `request` and `response`); nil for HTTP requests.
     public var webSocket: WebSocketRecord?
     /// The earlier attempts of a request sent again until it passed (`retry`, `--retry-until-pass`); nil

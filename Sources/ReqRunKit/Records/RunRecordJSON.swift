@@ -127,6 +127,14 @@ extension RequestResult {
                     w.field("wireSize", response.wireSize)
                 })
             }
+            if let scriptRequests {
+                w.field("scriptRequests", scriptRequests) { w, x in
+                    w.object { w in
+                        w.field("error", x.error); w.field("method", x.method); w.field("place", x.place)
+                        w.field("status", x.status); w.field("total", x.total); w.field("url", x.url)
+                    }
+                }
+            }
             w.field("startOffset", startOffset)
             w.field("startedAt", startedAt)
             if let t = timings {

@@ -237,6 +237,12 @@ public struct SecretMasker: Sendable {
             return c
         }
         r.console = r.console?.map(mask)
+        r.scriptRequests = r.scriptRequests?.map { x in
+            var x = x
+            x.url = mask(x.url)
+            x.error = x.error.map(mask)
+            return x
+        }
         r.polls = r.polls?.map { p in
             var p = p
             p.error = p.error.map(mask)

@@ -9,8 +9,10 @@ public protocol RequestScripting: AnyObject {
     /// are not resolved yet; the scripts may change its method, URL, header fields and raw body.
     func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext, variables: inout ScriptVariables) -> ScriptOutcome
 
-    /// Runs `scripts` (the request's `test` scripts, collection first) on `response`.
-    func test(_ scripts: [Script], request: Request, response: ResponseView, context: ScriptContext,
+    /// Runs `scripts` (the request's `test` scripts, collection first) on `response`; nil after a transport
+    /// error, when Newman runs the test scripts without a response (postman-runtime's item command queues the
+    /// test event whatever the request's outcome): `pm.response` is then undefined.
+    func test(_ scripts: [Script], request: Request, response: ResponseView?, context: ScriptContext,
               variables: inout ScriptVariables) -> ScriptOutcome
 }
 
@@ -33,6 +35,9 @@ public struct ScriptContext: Sendable {
     public var iterationCount = 1
     public var iterationData: [Variable] = []
     public var globalValues: [String: String] = [:]
+    /// `pm.sendRequest` and `pm.cookies.jar()` (nil: no network, as in `--dry-run`: a script request then
+    /// gets an error).
+    public var transport: (any ScriptTransport)?
 
     public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
                 groupValues: [String: String], environmentValues: [String: String], upperValues: [String: String]) {
@@ -66,6 +71,9 @@ public struct ScriptVariables: Sendable, Equatable {
     public var environment: [String: String] = [:]
     /// `pm.variables.set`: Postman's local scope, over every other for the rest of the run.
     public var local: [String: String] = [:]
+    /// Names whose script-set values are secrets (set on a secret variable of the environment or globals
+    /// file, or to a value equal to a known secret): masked, and exported with `type` `secret`.
+    public var secretNames: Set<String> = []
 
     public init() {}
 }
@@ -86,6 +94,8 @@ public struct ScriptOutcome: Sendable, Equatable {
     /// `postman.setNextRequest(…)` / `pm.execution.setNextRequest(…)` (the last call): where the run goes
     /// after this request (`Runner`, Newman's semantics); nil when not called.
     public var nextRequest: NextRequest?
+    /// The `pm.sendRequest` exchanges of the event (filled by the runner from its `ScriptTransport`).
+    public var requests: [ScriptExchange] = []
 
     public init(assertions: [ScriptAssertion] = [], console: [String] = [], error: String? = nil) {
         self.assertions = assertions

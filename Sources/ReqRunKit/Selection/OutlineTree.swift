@@ -45,8 +45,6 @@ public struct OutlineTree: Codable, Sendable, Equatable {
         public var visible: Bool
         /// Events (`prerequest`, `test`) whose scripts the request has of its own (run by `reqrun run`).
         public var skippedScripts: [String]?
-        /// Script statements translated into expectations instead.
-        public var translatedChecks: [String]?
     }
 
     public init(_ outline: Outline, workspace: Workspace) {
@@ -63,8 +61,7 @@ public struct OutlineTree: Codable, Sendable, Equatable {
             group.forEachItem(request: { request in
                 requests.append(RequestNode(index: index, id: request.id, name: request.name, method: request.method,
                                             url: request.url, visible: childrenVisible,
-                                            skippedScripts: request.scripts?.events,
-                                            translatedChecks: request.scripts.flatMap { $0.translated.isEmpty ? nil : $0.translated }))
+                                            skippedScripts: request.scripts?.events))
                 index += 1
             }, group: { child in
                 groups.append(node(child, parents: path, parentVisible: childrenVisible, parentsExpanded: childrenVisible))
@@ -134,7 +131,6 @@ extension OutlineTree.GroupNode {
                     w.field("method", r.method)
                     w.field("name", r.name)
                     if let scripts = r.skippedScripts { w.field("skippedScripts", scripts) { w, s in w.string(s) } }
-                    if let checks = r.translatedChecks { w.field("translatedChecks", checks) { w, s in w.string(s) } }
                     w.field("url", r.url)
                     w.field("visible", r.visible)
                 }

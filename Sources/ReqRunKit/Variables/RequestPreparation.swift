@@ -17,6 +17,8 @@ public struct PreparedRequest: Sendable, Equatable {
     public var secrets: [String]
     /// This request's own limit for the whole transfer, over `ExecutorOptions.timeoutMilliseconds`.
     public var timeoutMilliseconds: Int?
+    /// This request's own TLS verification choice, over `ExecutorOptions.insecure` (`Request.insecure`).
+    public var insecure: Bool?
     /// Header field names that carry credentials (`Authorization`, an API-key field): not sent when a
     /// redirect leads to another origin.
     public var credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -192,6 +194,7 @@ public enum RequestPreparation {
             }
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
+            prepared.insecure = request.insecure
             if let auth { try apply(auth, to: &prepared, scope, tokens: tokens) }
             prepared.url = try URLNormalizer.normalize(prepared.url, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
             if rules.encodesUserinfoDelimiters { prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url) }

@@ -1,0 +1,223 @@
+import Foundation
+import ReqRunKit
+
+/// `pm.sendRequest(request, callback)` and its promise form (`await pm.sendRequest(request)`), as
+/// postman-sandbox gives them; the requests go through the run's executor (`ScriptTransport`).
+///
+/// The JavaScript side (`source`, evaluated once after the prelude) queues each call with its callback;
+/// after each script returns, `settle` takes the queue, sends the requests one after the other, and answers
+/// each (the callback runs, or the promise settles, and the JavaScript jobs that follow run), until nothing
+/// waits: a script's event ends when its pending requests are answered, as in postman-runtime. Waiting counts
+/// toward the script's time limit (`--script-timeout`): each transfer is bounded by what is left of it.
+///
+/// The request: a URL string, or an object with `url` (a string, or anything with `toString`, such as
+/// `pm.request.url`), `method` (default GET), `header` (a list of `{key, value, disabled}`, an object of
+/// name → value, `Name: value` lines, or a header list such as `pm.request.headers`), `body` (`mode` `raw`,
+/// `urlencoded`, `formdata`, `graphql`; `file` bodies and file parts are left out with the warning
+/// postman-runtime gives: "uploading files from scripts is not allowed") and `auth` (Postman's auth object).
+/// The callback gets `(err, response)`: `err` an `Error` whose `code` is Node's name for the failure where
+/// there is one (`ECONNREFUSED`, `ETIMEDOUT`, `ENOTFOUND`), `response` the same API as `pm.response`.
+enum SandboxSendRequest {
+    static let source = #"""
+(function (global) {
+  'use strict';
+  var reqrun = global.__reqrun, makeResponse = reqrun.internals.makeResponse;
+  var queue = [], callbacks = {}, nextId = 0, rejection = null;
+
+  function text(value) {
+    if (value === undefined || value === null) return '';
+    if (typeof value === 'string') return value;
+    if (typeof value === 'object') { try { return JSON.stringify(value); } catch (e) { return String(value); } }
+    return String(value);
+  }
+  // A list of {key, value} from the shapes postman-collection accepts for headers and form fields.
+  function pairs(list) {
+    if (!list) return [];
+    if (typeof list.all === 'function') list = list.all();
+    if (typeof list === 'string') {
+      return list.split(/\r?\n/).map(function (line) {
+        var colon = line.indexOf(':');
+        return colon > 0 ? { key: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() } : null;
+      }).filter(Boolean);
+    }
+    if (Array.isArray(list)) {
+      return list.filter(function (item) { return item && !item.disabled && item.key !== undefined; })
+        .map(function (item) { return { key: String(item.key), value: text(item.value), type: item.type }; });
+    }
+    if (typeof list === 'object') {
+      return Object.keys(list).map(function (key) { return { key: key, value: text(list[key]) }; });
+    }
+    return [];
+  }
+  function urlText(url) {
+    if (typeof url === 'string') return url;
+    if (url && typeof url === 'object') {
+      if (typeof url.raw === 'string' && url.raw) return url.raw;
+      if (url.toString !== Object.prototype.toString) return String(url);
+      var host = Array.isArray(url.host) ? url.host.join('.') : (url.host || '');
+      var path = Array.isArray(url.path) ? url.path.join('/') : (url.path || '');
+      var query = pairs(url.query).map(function (p) { return p.key + '=' + p.value; }).join('&');
+      return (url.protocol ? url.protocol.replace(/:$/, '') + '://' : '') + host + (url.port ? ':' + url.port : '') +
+        (path ? '/' + String(path).replace(/^\//, '') : '') + (query ? '?' + query : '');
+    }
+    return text(url);
+  }
+  function normalize(request) {
+    if (typeof request === 'string') return { url: request, method: 'GET', header: [], body: null, auth: null };
+    if (!request || typeof request !== 'object') throw new TypeError('pm.sendRequest: expected a URL or a request object');
+    var body = request.body, normal = null, files = false;
+    if (body && typeof body === 'object' && body.mode) {
+      switch (body.mode) {
+        case 'raw':
+          normal = { mode: 'raw', raw: text(body.raw),
+                     language: body.options && body.options.raw ? body.options.raw.language : undefined };
+          break;
+        case 'urlencoded': normal = { mode: 'urlencoded', urlencoded: pairs(body.urlencoded) }; break;
+        case 'formdata':
+          var parts = pairs(body.formdata);
+          files = parts.some(function (p) { return p.type === 'file'; });
+          normal = { mode: 'formdata', formdata: parts.filter(function (p) { return p.type !== 'file'; }) };
+          break;
+        case 'graphql':
+          var graphql = body.graphql || {};
+          normal = { mode: 'graphql', graphql: { query: text(graphql.query),
+                     variables: graphql.variables === undefined || graphql.variables === '' ? null : text(graphql.variables) } };
+          break;
+        case 'file': files = true; break;
+      }
+    } else if (typeof body === 'string' && body) {
+      normal = { mode: 'raw', raw: body };
+    }
+    // postman-runtime strips files from script requests (sanitizeFiles) with this warning.
+    if (files) global.console.warn('uploading files from scripts is not allowed');
+    return { url: urlText(request.url), method: request.method ? String(request.method) : 'GET',
+             header: pairs(request.header || request.headers), body: normal,
+             auth: request.auth && typeof request.auth === 'object' ? request.auth : null };
+  }
+  // Queues `item` for Swift; `callback(err, result)` gets the answer, or a promise settles without one.
+  function enqueue(item, callback) {
+    var id = ++nextId;
+    item.id = id;
+    queue.push(item);
+    if (typeof callback === 'function') {
+      callbacks[id] = callback;
+      return undefined;
+    }
+    return new Promise(function (resolve, reject) {
+      callbacks[id] = function (err, response) { if (err) reject(err); else resolve(response); };
+    });
+  }
+  function sendRequest(request, callback) { return enqueue({ request: normalize(request) }, callback); }
+  reqrun.enqueue = enqueue;
+  reqrun.urlText = urlText;
+  var codes = { 6: 'ENOTFOUND', 7: 'ECONNREFUSED', 28: 'ETIMEDOUT', 52: 'ECONNRESET', 56: 'ECONNRESET' };
+
+  var begin = reqrun.begin;
+  reqrun.begin = function (json) {
+    begin(json);
+    queue = []; callbacks = {}; rejection = null;
+    global.pm.sendRequest = sendRequest;
+  };
+  // Swift: the queued requests as JSON ('' when none), taken out of the queue.
+  reqrun.takeRequests = function () {
+    if (!queue.length) return '';
+    var taken = queue;
+    queue = [];
+    return JSON.stringify(taken);
+  };
+  // Swift: the answer to request `id`, `{"error", "curlCode"}` or the response as `__reqrun.begin` gets it.
+  reqrun.answer = function (id, json) {
+    var callback = callbacks[id], answer = JSON.parse(json);
+    delete callbacks[id];
+    if (!callback) return;
+    if (answer.error !== undefined) {
+      var err = new Error(answer.error);
+      if (codes[answer.curlCode]) err.code = codes[answer.curlCode];
+      callback(err);
+    } else {
+      callback(null, answer.result !== undefined ? answer.result : makeResponse(answer));
+    }
+  };
+  // A script that awaits at its top level runs as an async function; its rejection is the script's error.
+  reqrun.rejected = function (e) { if (!rejection) rejection = { error: e }; };
+  reqrun.settle = function () {
+    if (rejection) { var e = rejection.error; rejection = null; throw e; }
+  };
+})(this);
+"""#
+}
+
+extension PostmanSandbox {
+    /// Sends what the script that just ran queued with `pm.sendRequest`, answers each, and again until nothing
+    /// waits; then a top-level `await` script's rejection, if any, is its failure.
+    /// - Parameter deadline: when the script's time limit ends (nil: none).
+    func settle(_ script: Script, transport: (any ScriptTransport)?, deadline: ContinuousClock.Instant?) -> JavaScriptEngine.Failure? {
+        while true {
+            guard case .success(let text) = takeRequests.call(engine, []) else {
+                return JavaScriptEngine.Failure(message: "pm.sendRequest: the sandbox lost its queue", timedOut: false)
+            }
+            if text.isEmpty { break }
+            guard let root = try? JSONParser.parse(Array(text.utf8)), case .array(let items) = root.value else { break }
+            for item in items {
+                guard case .object(let members) = item.value, let id = members.first(where: { $0.key == "id" })?.value.compactText else { continue }
+                if let operation = members.first(where: { $0.key == "jar" })?.value {
+                    if case .failure(let failure) = self.answer.call(engine, [id, SandboxCookies.answer(operation, transport: transport)]) {
+                        return failure
+                    }
+                    continue
+                }
+                guard let request = members.first(where: { $0.key == "request" })?.value else { continue }
+                var remaining: Int?
+                if let deadline {
+                    let left = deadline - ContinuousClock.now
+                    if left <= .zero { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                    remaining = Int(left / .milliseconds(1))
+                }
+                let answer: String
+                switch PostmanScriptRequest.decode(request) {
+                case .failure(let refusal): answer = Self.errorAnswer(refusal.reason, curlCode: nil)
+                case .success(let decoded):
+                    guard let transport else {
+                        answer = Self.errorAnswer("pm.sendRequest sends nothing here (--dry-run sends no request)", curlCode: nil)
+                        break
+                    }
+                    answer = Self.answer(transport.send(decoded, timeLimitMilliseconds: remaining, place: script.place))
+                    // Cut at the time limit: the script is stopped, as postman-sandbox stops one whose event loop
+                    // outlives its timeout, rather than its callback told of a timeout.
+                    if let deadline, ContinuousClock.now >= deadline { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                }
+                if case .failure(let failure) = self.answer.call(engine, [id, answer]) { return failure }
+            }
+        }
+        if case .failure(let failure) = settleScript.call(engine, []) { return failure }
+        return nil
+    }
+
+    static func errorAnswer(_ message: String, curlCode: Int?) -> String {
+        var json = "{\"error\":"
+        JSONNode.appendQuoted(message, to: &json)
+        return json + ",\"curlCode\":\(curlCode.map(String.init) ?? "null")}"
+    }
+
+    /// The JSON `__reqrun.answer` reads: the response in `makeResponse`'s shape, or the error.
+    static func answer(_ response: ScriptResponse) -> String {
+        switch response {
+        case .failure(let message, let curlCode):
+            return errorAnswer(message, curlCode: curlCode)
+        case .response(let status, let reason, let headers, let body, let bodySize, let total):
+            var json = "{\"code\":\(status),\"reason\":"
+            JSONNode.appendQuoted(reason.isEmpty ? HTTPReason.phrase(status) : reason, to: &json)
+            json += ",\"headers\":["
+            for (index, header) in headers.enumerated() {
+                json += index > 0 ? ",{\"key\":" : "{\"key\":"
+                JSONNode.appendQuoted(header.name, to: &json)
+                json += ",\"value\":"
+                JSONNode.appendQuoted(header.value, to: &json)
+                json += "}"
+            }
+            json += "],\"body\":"
+            JSONNode.appendQuoted(body, to: &json)
+            return json + ",\"responseTime\":\(total / 1000),\"responseSize\":\(bodySize)}"
+        }
+    }
+}
