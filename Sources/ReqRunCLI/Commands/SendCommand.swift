@@ -25,7 +25,7 @@ enum SendCommand {
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
             .verbose,
-        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot],
+        ] + TransferOptions.specs + RunScripting.options + [.workspace, .collection, .fileRoot],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
         examples: ["reqrun send 'httpbin.org/get' --var httpbin=http://127.0.0.1:8080", "reqrun send '#3' -v",
@@ -55,7 +55,7 @@ enum SendCommand {
                                              options: transfer.options, showSecrets: arguments.flag("--show-secrets"),
                                              redirects: transfer.redirects, retries: transfer.retries)
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
-        let scripting = try RunScripting.sandbox(for: [reference], timeLimit: RunScripting.timeLimit(nil, command: command.spec),
+        let scripting = try RunScripting.sandbox(for: [reference], limits: RunScripting.limits(arguments, command: command.spec),
                                                  preRequestOnly: false)
         Interruption.install()
         let outcome = RecordedRun.send(reference, configuration: configuration, workspace: context.workspace,

@@ -32,6 +32,8 @@ public struct ScriptContext: Sendable {
     public var iteration = 0
     public var iterationCount = 1
     public var iterationData: [Variable] = []
+    /// The JSON text of the data row's values that are not strings, by name (`IterationData.jsonValues`).
+    public var iterationDataJSON: [String: String] = [:]
     public var globalValues: [String: String] = [:]
 
     public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
@@ -51,6 +53,7 @@ public struct ScriptContext: Sendable {
         context.iteration = iteration
         context.iterationCount = data.count
         context.iterationData = data.row(iteration)
+        context.iterationDataJSON = data.jsonValues(iteration)
         context.globalValues = data.globalValues
         return context
     }
