@@ -9,11 +9,14 @@
 /// last from to isBlank compact reverse toNumber escapeURL unescapeURL escapeHTML unescapeHTML`; on
 /// `Array.prototype` `first last from to any none all count sum average min max unique compact flatten
 /// isEmpty clone findAll exclude remove groupBy sortBy`; on `Number.prototype` `hex isEven isOdd
-/// isMultipleOf ordinalize format round ceil floor abs pad times upto downto chr`; `Function.prototype.once`;
+/// isMultipleOf ordinalize format round ceil floor abs pad times upto downto chr`; on `Date.prototype`
+/// `addMilliseconds addSeconds addMinutes addHours addDays addWeeks addMonths addYears isBefore isAfter isPast
+/// isFuture` (Microsoft Graph's collection calls `new Date().addDays(7)`); `Function.prototype.once`;
 /// and `Object.extended has isString isNumber isBoolean isArray isObject isFunction isRegExp isDate merge
 /// clone isEmpty equal size each map select reject`. A method JavaScript itself has (`startsWith`,
 /// `repeat`, `includes`, `at`, `Object.values`…) keeps its standard meaning. Each is non-enumerable, so
-/// `for…in` and libraries do not see them. Sugar's dates, ranges and inflections are not there.
+/// `for…in` and libraries do not see them. Sugar's date parsing and formatting, ranges and inflections are
+/// not there.
 ///
 /// It leaves `__reqrunLegacy.request(input)` for the prelude: postman-sandbox's legacy `request` (`id`,
 /// `name`, `method`, `url`, `headers` with lower-case names and an array for a repeated one, `data`: the raw
@@ -192,6 +195,33 @@ enum SandboxLegacy {
       var out = []; for (var i = Number(this); i >= n; i -= step || 1) out.push(fn ? fn(i) : i); return out;
     },
     chr: function () { return String.fromCharCode(this); }
+  });
+
+  // Sugar's date arithmetic, in local time, changing the date and returning it; a month or year added to the
+  // 31st lands on the month's last day (Jan 31 + 1 month is Feb 28 or 29), as Sugar does.
+  function add(set, get) {
+    return function (n) { this[set](this[get]() + Number(n)); return this; };
+  }
+  function addMonths(n) {
+    var day = this.getDate();
+    this.setDate(1);
+    this.setMonth(this.getMonth() + Number(n));
+    this.setDate(Math.min(day, new Date(this.getFullYear(), this.getMonth() + 1, 0).getDate()));
+    return this;
+  }
+  extend(Date.prototype, {
+    addMilliseconds: add('setMilliseconds', 'getMilliseconds'),
+    addSeconds: add('setSeconds', 'getSeconds'),
+    addMinutes: add('setMinutes', 'getMinutes'),
+    addHours: add('setHours', 'getHours'),
+    addDays: add('setDate', 'getDate'),
+    addWeeks: function (n) { return this.addDays(7 * Number(n)); },
+    addMonths: addMonths,
+    addYears: function (n) { return addMonths.call(this, 12 * Number(n)); },
+    isBefore: function (d) { return this.getTime() < new Date(d).getTime(); },
+    isAfter: function (d) { return this.getTime() > new Date(d).getTime(); },
+    isPast: function () { return this.getTime() < Date.now(); },
+    isFuture: function () { return this.getTime() > Date.now(); }
   });
 
   extend(Function.prototype, {

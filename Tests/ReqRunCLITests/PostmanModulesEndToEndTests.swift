@@ -176,6 +176,8 @@ import TestSupport
                 "tests['String has'] = responseBody.has('headers') && 'diabetes'.has('betes') && !'x'.has('y') && 'abc'.has(/b/);",
                 "tests['Array first last'] = [1, 2, 3].first() === 1 && [1, 2, 3].last(2).join() === '2,3' && [3, 1, 2].sortBy().join() === '1,2,3';",
                 "tests['Array sum unique compact flatten'] = [1, 2].sum() === 3 && [1, 1, 2].unique().join() === '1,2' && [1, null, 2].compact().length === 2 && [1, [2, [3]]].flatten().join() === '1,2,3';",
+                "var jan31 = new Date(2026, 0, 31); jan31.addMonths(1);",
+                "tests['Date add'] = new Date(2026, 0, 1).addDays(7).getDate() === 8 && jan31.getMonth() === 1 && jan31.getDate() === 28 && new Date(2020, 1, 29).addYears(1).getDate() === 28;",
                 "tests['Object extended'] = Object.extended({a: 1, b: 2}).keys().join() === 'a,b' && Object.has({a: 1}, 'a') && Object.isString('x') && Object.equal({a: [1]}, {a: [1]});",
                 "var keys = []; for (var k in [7]) keys.push(k); var own = []; for (var p in 'ab') own.push(p);",
                 "tests['not enumerable'] = keys.join() === '0' && own.join() === '0,1';",
