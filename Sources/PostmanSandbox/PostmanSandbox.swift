@@ -4,7 +4,9 @@ import ReqRunKit
 /// Runs Postman pre-request and test scripts with postman-sandbox's API on JavaScriptCore.
 ///
 /// One context for the run (`JavaScriptEngine`), with Debian's chai (`libjs-chai`, read from
-/// `chaiPath` at start) and the prelude (`SandboxPrelude`). For each request and event: `__reqrun.begin`
+/// `chaiPath` at start), the CommonJS loader behind `require` (`SandboxLoader`, reading files through the
+/// native `__reqrunLoad`: `SandboxModules`), the legacy sandbox's methods (`SandboxLegacy`) and the prelude
+/// (`SandboxPrelude`). For each request and event: `__reqrun.begin`
 /// with the request, the response and the variable scopes as JSON; each script in Newman's order
 /// (collection, folders, request), stopping at the first that fails; `__reqrun.end`, whose JSON gives the
 /// assertions, console lines, scopes and request changes back.
