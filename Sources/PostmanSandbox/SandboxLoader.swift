@@ -2,8 +2,8 @@
 ///
 /// It takes the native `__reqrunLoad(request, parent)` (`SandboxModules.load`, the only way to files, which
 /// it keeps in its closure and deletes from the global object) and leaves `__reqrunModules` for the prelude
-/// to take: `require` (a script's), `install(define)` (called at each request's start: the globals that
-/// load a module on first use) and `values` (`atob`, `btoa`, added by the prelude). Each module is
+/// to take: `require` (a script's), `install()` (called at each request's start: the globals that load a
+/// module on first use; it also forgets a load that a time or memory limit cut short) and `values` (`atob`, `btoa`, added by the prelude). Each module is
 /// evaluated once per run (Node's wrapper: `exports`, `require`, `module`, `__filename`, `__dirname`; a
 /// JSON file is parsed), cached by its real path, and a module that throws while loading is forgotten, as
 /// Node does. It also adds chai-postman's `jsonSchema` assertion (on ajv) and Postman's legacy `xml2Json`.
@@ -138,6 +138,9 @@ enum SandboxLoader {
     values: values,
     xml2Json: xml2Json,
     install: function () {
+      // A script stopped by a limit while a module loaded ran no catch or finally: forget that load.
+      loading = 0;
+      Object.keys(cache).forEach(function (id) { if (!cache[id].loaded) delete cache[id]; });
       lazy('_', function () { return scriptRequire('lodash'); });
       lazy('CryptoJS', function () { return scriptRequire('crypto-js'); });
       lazy('tv4', function () { return scriptRequire('tv4'); });
