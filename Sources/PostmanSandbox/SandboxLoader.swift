@@ -109,7 +109,7 @@ enum SandboxLoader {
     return ajv;
   }
 
-  var validators = {};
+  var validators = {}, validating = false;
   // chai-postman's jsonSchema: ajv with allErrors (and the options given), on a response's JSON body or any value.
   chai.use(function (chai) {
     chai.Assertion.addMethod('jsonSchema', function (schema, options) {
@@ -120,10 +120,12 @@ enum SandboxLoader {
       // compiled); a fresh one when the kept one refuses a schema (another schema with the same $id).
       var key = JSON.stringify([settings, schema && schema.$schema]), ajv = own(validators, key) ? validators[key] : null, valid, problem;
       if (!ajv) ajv = validators[key] = newAjv(settings, schema);
+      validating = true;
       try { valid = ajv.validate(schema, data); } catch (e) {
         if (/already exists/.test(e.message)) ajv = newAjv(settings, schema);
         try { valid = ajv.validate(schema, data); } catch (again) { problem = again.message; }
       }
+      validating = false;
       if (problem !== undefined) {
         this.assert(false, 'expected data to satisfy schema but the schema is not usable: ' + problem);
         return;
@@ -141,6 +143,7 @@ enum SandboxLoader {
       // A script stopped by a limit while a module loaded ran no catch or finally: forget that load.
       loading = 0;
       Object.keys(cache).forEach(function (id) { if (!cache[id].loaded) delete cache[id]; });
+      if (validating) { validators = {}; validating = false; }
       lazy('_', function () { return scriptRequire('lodash'); });
       lazy('CryptoJS', function () { return scriptRequire('crypto-js'); });
       lazy('tv4', function () { return scriptRequire('tv4'); });
