@@ -1,5 +1,6 @@
 internal import CJavaScriptCore
 import Foundation
+import Synchronization
 
 /// One JavaScriptCore context for a whole run, on the C API loaded with `dlopen` (`shim.h`).
 ///
@@ -18,6 +19,8 @@ final class JavaScriptEngine {
     private let context: JSGlobalContextRef
     /// Compiled scripts by text, protected from collection for the run.
     private var compiled: [String: JSObjectRef] = [:]
+    /// Functions made by `defineNativeFunction`, protected and registered for the run.
+    private var natives: [JSObjectRef] = []
     /// How many lines `JSObjectMakeFunction` puts before the body (measured once, so positions are the script's).
     private var lineOffset = 0
     /// Decides in the time-limit callback whether a call has run or allocated too much.
@@ -65,6 +68,10 @@ final class JavaScriptEngine {
 
     deinit {
         for function in compiled.values { api.JSValueUnprotect(context, function) }
+        for function in natives {
+            NativeFunctions.remove(function)
+            api.JSValueUnprotect(context, function)
+        }
         api.JSGlobalContextRelease(context)
         api.JSContextGroupRelease(group)
     }
@@ -170,7 +177,11 @@ final class JavaScriptEngine {
         return number.isFinite ? Int(number) : nil
     }
 
-    private func text(_ value: JSValueRef) -> String {
+    private func text(_ value: JSValueRef) -> String { Self.text(value, in: context, api) }
+
+    private func string(_ text: String) -> JSStringRef { Self.string(text, api) }
+
+    fileprivate static func text(_ value: JSValueRef, in context: JSContextRef, _ api: RRJSC) -> String {
         guard let s = api.JSValueToStringCopy(context, value, nil) else { return "" }
         defer { api.JSStringRelease(s) }
         let size = api.JSStringGetMaximumUTF8CStringSize(s)
@@ -179,7 +190,7 @@ final class JavaScriptEngine {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func string(_ text: String) -> JSStringRef {
+    fileprivate static func string(_ text: String, _ api: RRJSC) -> JSStringRef {
         // JSStringCreateWithUTF8CString stops at a NUL: one inside a script or body would cut it short.
         // (Checked first: Foundation's replacingOccurrences on every body showed in profiles.)
         api.JSStringCreateWithUTF8CString(text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text)!
@@ -195,5 +206,55 @@ public enum SandboxError: Error, CustomStringConvertible {
         switch self {
         case .unavailable(let reason): return reason
         }
+    }
+}
+
+/// Native functions: JavaScript calls into Swift (`JSObjectMakeFunctionWithCallback`, whose callback has no
+/// context pointer, so each function object is looked up by its address in `NativeFunctions`).
+extension JavaScriptEngine {
+    /// Defines the non-enumerable global `name` as a function whose calls run `body` with the arguments as
+    /// text (`undefined` as ""); its result is `body`'s text, `undefined` for nil. The prelude takes such a
+    /// function into its closure and deletes the global, so scripts never reach it.
+    func defineNativeFunction(_ name: String, _ body: @escaping @Sendable ([String]) -> String?) {
+        let key = string(name)
+        defer { api.JSStringRelease(key) }
+        guard let function = api.JSObjectMakeFunctionWithCallback(context, key, { ctx, function, _, count, arguments, _ in
+            guard let ctx, let function, let native = NativeFunctions.lookup(function) else { return nil }
+            let texts = (0..<count).map { index -> String in
+                guard let value = arguments?[index], !native.api.JSValueIsUndefined(ctx, value) else { return "" }
+                return JavaScriptEngine.text(value, in: ctx, native.api)
+            }
+            guard let result = native.body(texts) else { return native.api.JSValueMakeUndefined(ctx) }
+            let s = JavaScriptEngine.string(result, native.api)
+            defer { native.api.JSStringRelease(s) }
+            return native.api.JSValueMakeString(ctx, s)
+        }) else { return }
+        api.JSValueProtect(context, function)
+        NativeFunctions.register(function, NativeFunctions.Entry(api: api, body: body))
+        natives.append(function)
+        api.JSObjectSetProperty(context, api.JSContextGetGlobalObject(context), key, function,
+                                JSPropertyAttributes(kJSPropertyAttributeDontEnum), nil)
+    }
+}
+
+/// The native functions of every engine, by the address of their function object.
+enum NativeFunctions {
+    struct Entry: @unchecked Sendable {
+        var api: RRJSC
+        var body: @Sendable ([String]) -> String?
+    }
+
+    private static let table = Mutex<[UInt: Entry]>([:])
+
+    static func register(_ function: JSObjectRef, _ entry: Entry) {
+        table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(function)))] = entry }
+    }
+
+    static func remove(_ function: JSObjectRef) {
+        _ = table.withLock { $0.removeValue(forKey: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(function)))) }
+    }
+
+    static func lookup(_ function: JSObjectRef) -> Entry? {
+        table.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(function)))] }
     }
 }

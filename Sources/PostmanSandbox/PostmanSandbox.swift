@@ -4,7 +4,9 @@ import ReqRunKit
 /// Runs Postman pre-request and test scripts with postman-sandbox's API on JavaScriptCore.
 ///
 /// One context for the run (`JavaScriptEngine`), with Debian's chai (`libjs-chai`, read from
-/// `chaiPath` at start) and the prelude (`SandboxPrelude`). For each request and event: `__reqrun.begin`
+/// `chaiPath` at start), the CommonJS loader behind `require` (`SandboxLoader`, reading files through the
+/// native `__reqrunLoad`: `SandboxModules`), the legacy sandbox's methods (`SandboxLegacy`) and the prelude
+/// (`SandboxPrelude`). For each request and event: `__reqrun.begin`
 /// with the request, the response and the variable scopes as JSON; each script in Newman's order
 /// (collection, folders, request), stopping at the first that fails; `__reqrun.end`, whose JSON gives the
 /// assertions, console lines, scopes and request changes back.
@@ -17,8 +19,6 @@ public final class PostmanSandbox: RequestScripting {
     public static let defaultMemoryLimit = 256 << 20
 
     let engine: JavaScriptEngine
-    /// Modules already defined in the context (`SandboxModules`).
-    private var definedModules: Set<String> = []
     private let begin, enter, leave, end: JavaScriptEngineFunction
     /// `pm.sendRequest`'s queue and answers (`SandboxSendRequest`).
     let takeRequests, answer, settleScript: JavaScriptEngineFunction
@@ -39,6 +39,11 @@ public final class PostmanSandbox: RequestScripting {
             // chai's bundled type-detect looks for `self` or `global` when it loads; the prelude deletes it again.
             try engine.evaluate("globalThis.global = globalThis;", name: "reqrun-sandbox.js")
             try engine.evaluate(String(decoding: chai, as: UTF8.self), name: Self.chaiPath)
+            engine.defineNativeFunction("__reqrunLoad") { arguments in
+                SandboxModules.load(arguments.first ?? "", from: arguments.count > 1 ? arguments[1] : "")
+            }
+            try engine.evaluate(SandboxLoader.source, name: "reqrun-require.js")
+            try engine.evaluate(SandboxLegacy.source, name: "reqrun-legacy.js")
             try engine.evaluate(SandboxPrelude.source, name: "reqrun-sandbox.js")
             try engine.evaluate(SandboxSendRequest.source, name: "reqrun-send-request.js")
             try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
@@ -89,7 +94,7 @@ public final class PostmanSandbox: RequestScripting {
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
                            body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
         }
-        input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData)
+        input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
         input.scopes([
             ("globals", globalsBase.merging(variables.globals) { $1 }),
             ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),
@@ -97,19 +102,6 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
-        for script in scripts {
-            for name in SandboxModules.requested(in: script.source) where !definedModules.contains(name) {
-                // A module that cannot be read stays undefined: `require` then says which package it needs.
-                guard case .success(let definition) = SandboxModules.definition(name) else { continue }
-                do {
-                    try engine.evaluate(definition, name: "require('\(name)')")
-                    definedModules.insert(name)
-                } catch {
-                    outcome.error = "\(script.place): require('\(name)') failed to load: \(error.message)"
-                    return outcome
-                }
-            }
-        }
         guard case .success = begin.call(engine, [input.finish()]) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
@@ -157,7 +149,7 @@ public final class PostmanSandbox: RequestScripting {
     /// `collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`; the time limit in words.
     static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double, memoryLimit: Int) -> String {
         if failure.outOfMemory {
-            return "\(script.place): the script used more than \(memoryLimit >> 20) MiB of memory and was stopped"
+            return "\(script.place): the script used more than \(Self.size(memoryLimit)) of memory and was stopped (--script-memory)"
         }
         if failure.timedOut {
             return "\(script.place): the script ran for more than \(timeLimit.formatted()) s and was stopped (--script-timeout)"
@@ -165,6 +157,14 @@ public final class PostmanSandbox: RequestScripting {
         var position = ""
         if let line = failure.line { position = failure.column.map { " \(line):\($0)" } ?? " \(line)" }
         return "\(script.place)\(position): \(failure.message)"
+    }
+
+    /// `256 MiB`, `512 KiB`, `1000 bytes`: the largest unit that gives a whole number.
+    static func size(_ bytes: Int) -> String {
+        for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
     }
 
     private static func changed(_ values: [String: String], from base: [String: String]) -> [String: String] {

@@ -14,7 +14,8 @@ struct SandboxInput {
         JSONNode.appendQuoted(event.rawValue, to: &text)
     }
 
-    /// - Parameter body: the raw body (`{"mode": "raw", "raw"}`), or only the mode for the others.
+    /// - Parameter body: the raw body (`{"mode": "raw", "raw"}`), a form's fields and a multipart body's text
+    ///   parts (`{"mode", "fields": [{"key", "value"}]}`), or only the mode for the others.
     mutating func request(name: String, id: String, method: String, url: String, headers: [HeaderField], body: RequestBody?) {
         text += ",\"request\":{\"name\":"
         JSONNode.appendQuoted(name, to: &text)
@@ -32,8 +33,14 @@ struct SandboxInput {
             text += ",\"body\":{\"mode\":\"raw\",\"raw\":"
             JSONNode.appendQuoted(raw, to: &text)
             text += "}"
-        case .form: text += ",\"body\":{\"mode\":\"urlencoded\"}"
-        case .multipart: text += ",\"body\":{\"mode\":\"formdata\"}"
+        case .form(let fields):
+            text += ",\"body\":{\"mode\":\"urlencoded\",\"fields\":"
+            appendPairs(fields.map { ($0.name, $0.value) })
+            text += "}"
+        case .multipart(let parts):
+            text += ",\"body\":{\"mode\":\"formdata\",\"fields\":"
+            appendPairs(parts.compactMap { part in if case .text(let value) = part.content { (part.name, value) } else { nil } })
+            text += "}"
         case .file: text += ",\"body\":{\"mode\":\"file\"}"
         case .graphQL: text += ",\"body\":{\"mode\":\"graphql\"}"
         }
@@ -50,10 +57,13 @@ struct SandboxInput {
         text += ",\"responseTime\":\(responseTime),\"responseSize\":\(responseSize)}"
     }
 
-    /// `"info": {"iteration", "iterationCount"}` and the data row as `"data": [{"key", "value"}]` (in column order).
-    mutating func iteration(_ iteration: Int, of count: Int, data: [Variable]) {
+    /// `"info": {"iteration", "iterationCount"}`, the data row as `"data": [{"key", "value"}]` (in column order)
+    /// and `"dataJSON": {NAME: JSON text}` for its values that are not strings.
+    mutating func iteration(_ iteration: Int, of count: Int, data: [Variable], json: [String: String]) {
         text += ",\"info\":{\"iteration\":\(iteration),\"iterationCount\":\(count)},\"data\":"
         appendPairs(data.map { ($0.name, $0.value) })
+        text += ",\"dataJSON\":"
+        appendObject(json)
     }
 
     /// `scopes`, each name → values.
@@ -62,14 +72,20 @@ struct SandboxInput {
         for (index, (name, values)) in scopes.enumerated() {
             if index > 0 { text += "," }
             JSONNode.appendQuoted(name, to: &text)
-            text += ":{"
-            for (position, (key, value)) in values.enumerated() {
-                if position > 0 { text += "," }
-                JSONNode.appendQuoted(key, to: &text)
-                text += ":"
-                JSONNode.appendQuoted(value, to: &text)
-            }
-            text += "}"
+            text += ":"
+            appendObject(values)
+        }
+        text += "}"
+    }
+
+    /// `{"name": "value", …}`.
+    private mutating func appendObject(_ values: [String: String]) {
+        text += "{"
+        for (position, (key, value)) in values.enumerated() {
+            if position > 0 { text += "," }
+            JSONNode.appendQuoted(key, to: &text)
+            text += ":"
+            JSONNode.appendQuoted(value, to: &text)
         }
         text += "}"
     }

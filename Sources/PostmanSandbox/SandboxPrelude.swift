@@ -516,22 +516,14 @@ enum SandboxPrelude {
     return result;
   }
 
-  // require(): the modules Swift defined (SandboxModules), each made once per run.
-  var factories = {}, modules = {}, globals = {};
-  var provided = ['crypto-js', 'lodash', 'moment', 'uuid'];
-  function require(name) {
-    name = String(name);
-    if (own(modules, name)) return modules[name];
-    if (!own(factories, name)) {
-      throw new Error("Cannot find module '" + name + "': reqrun's sandbox provides " + provided.join(', ') +
-                      (provided.indexOf(name) >= 0 ? ' (its package is not installed)' : ''));
-    }
-    var module = { exports: {} };
-    factories[name].call(global, module, module.exports);
-    modules[name] = module.exports;
-    return module.exports;
-  }
-  define('require', require);
+  // require() and the globals that load a module when first read (SandboxLoader).
+  var modules = global.__reqrunModules, legacyRequest = global.__reqrunLegacy.request;
+  delete global.__reqrunModules;
+  delete global.__reqrunLegacy;
+  modules.values.atob = atob;
+  modules.values.btoa = btoa;
+  define('require', modules.require);
+  define('xml2Json', modules.xml2Json);
 
   // postman.setNextRequest / pm.execution.setNextRequest: a request's name or id, or null to stop; the last
   // call of the request's scripts wins (postman-runtime).
@@ -548,10 +540,6 @@ enum SandboxPrelude {
   global.__reqrun = {
     // For the API in files of their own (SandboxSendRequest).
     internals: { makeResponse: makeResponse, cookieList: cookieList, parseCookies: parseCookies },
-    define: function (name, factory, globalName) {
-      factories[name] = factory;
-      if (globalName) globals[globalName] = name;
-    },
     begin: function (json) {
       var input = JSON.parse(json);
       if (input.fresh && baseline) {
@@ -562,6 +550,7 @@ enum SandboxPrelude {
       restoreTypes(input.scopes);
       input.scopes.data = {};
       (input.data || []).forEach(function (pair) { input.scopes.data[pair.key] = pair.value; });
+      Object.keys(input.dataJSON || {}).forEach(function (key) { input.scopes.data[key] = JSON.parse(input.dataJSON[key]); });
       var info = input.info || { iteration: 0, iterationCount: 1 };
       state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
       state.request = makeRequest(input.request);
@@ -585,12 +574,11 @@ enum SandboxPrelude {
       define('postman', legacy);
       define('console', console);
       define('tests', state.tests);
-      define('request', { url: input.request.url, method: input.request.method, name: input.request.name,
-                          headers: state.request.headers.toObject() });
+      define('request', legacyRequest(input.request));
       define('environment', Object.assign({}, input.scopes.environment));
       define('globals', Object.assign({}, input.scopes.globals));
       define('data', Object.assign({}, input.scopes.data));
-      Object.keys(globals).forEach(function (name) { define(name, require(globals[name])); });
+      modules.install();
       define('iteration', info.iteration);
       if (!input.response) {
         ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });

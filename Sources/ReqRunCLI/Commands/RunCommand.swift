@@ -41,7 +41,7 @@ enum RunCommand {
             .init(name: "--allow-empty", valueName: nil, help: "Exit 0 when nothing is selected (default: exit 2, so a CI job that tests nothing fails)."),
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
             .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
-            .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
+        ] + RunScripting.options + [
             .init(name: "--dry-run", valueName: nil, help: "Print what each request would send (method, URL, header fields, content); send nothing."),
             .init(name: "--json", valueName: nil, help: "With --dry-run: print the requests as JSON."),
             .workspace, .collection, .fileRoot, .workingDir, CompatOption.spec,
@@ -76,7 +76,7 @@ enum RunCommand {
         if parallel > 1, arguments.value("--delay") != nil {
             throw UsageError(message: "--delay paces requests one after another; it cannot be combined with --parallel", command: command.spec)
         }
-        let scriptTimeLimit = try RunScripting.timeLimit(arguments.value("--script-timeout"), command: command.spec)
+        let scriptLimits = try RunScripting.limits(arguments, command: command.spec)
         let runData = try RunIterations.runData(arguments, command: command.spec)
         // A report folder that cannot be made fails the run before anything is sent.
         if !arguments.flag("--dry-run") {
@@ -120,7 +120,7 @@ enum RunCommand {
         try ShardOptions.apply(arguments, &references, &selection, environment: environment, overrides: overrides, context, command: command.spec)
         let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
         // Before older records are pruned: a sandbox that cannot start loses nothing.
-        let scripting = try RunScripting.sandbox(for: references, timeLimit: scriptTimeLimit, preRequestOnly: arguments.flag("--dry-run"))
+        let scripting = try RunScripting.sandbox(for: references, limits: scriptLimits, preRequestOnly: arguments.flag("--dry-run"))
         if arguments.flag("--dry-run") {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))

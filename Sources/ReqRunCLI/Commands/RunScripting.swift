@@ -5,13 +5,33 @@ import ReqRunKit
 /// `run`'s Postman scripts: the sandbox is made (and JavaScriptCore loaded) only when a selected request
 /// has a script, so script-free runs start as fast as before (README, "Postman scripts").
 enum RunScripting {
-    /// `--script-timeout SECONDS` (fractions allowed, 0: none); default `PostmanSandbox.defaultTimeLimit`.
-    static func timeLimit(_ text: String?, command: CommandSpec) throws(UsageError) -> Double {
-        guard let text else { return PostmanSandbox.defaultTimeLimit }
-        guard let value = Double(text), value >= 0, value.isFinite, value < 1e9 else {
-            throw UsageError(message: "--script-timeout expects a number of seconds, got '\(text)'", command: command)
+    /// `--script-timeout` and `--script-memory`, on `run`, `send` and `ui`.
+    static let options: [CommandSpec.Option] = [
+        .init(name: "--script-timeout", valueName: "SECONDS", help: "Stop a Postman script that runs longer (default: 5; 0: no limit)."),
+        .init(name: "--script-memory", valueName: "BYTES",
+              help: "Stop a Postman script during which reqrun grows by more; K, M, G suffixes (default: 256M; 0: no bound)."),
+    ]
+
+    /// The sandbox's bounds for each script: seconds and bytes (0: none).
+    struct Limits {
+        var time = PostmanSandbox.defaultTimeLimit
+        var memory = PostmanSandbox.defaultMemoryLimit
+    }
+
+    /// `--script-timeout SECONDS` (fractions allowed, 0: none; default `PostmanSandbox.defaultTimeLimit`) and
+    /// `--script-memory BYTES` (with `--max-size`'s suffixes, 0: none; default `PostmanSandbox.defaultMemoryLimit`).
+    static func limits(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) -> Limits {
+        var limits = Limits()
+        if let text = arguments.value("--script-timeout") {
+            guard let value = Double(text), value >= 0, value.isFinite, value < 1e9 else {
+                throw UsageError(message: "--script-timeout expects a number of seconds, got '\(text)'", command: command)
+            }
+            limits.time = value
         }
-        return value
+        if let text = arguments.value("--script-memory") {
+            limits.memory = try TransferOptions.byteCount(text, option: "--script-memory", command)
+        }
+        return limits
     }
 
     /// Writes `--export-environment` and `--export-globals` (mode 0600: they may hold secrets), each tried;
@@ -36,10 +56,10 @@ enum RunScripting {
     /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,
     /// which runs no test script).
     /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
-    static func sandbox(for references: [RequestReference], timeLimit: Double, preRequestOnly: Bool) throws -> RequestScripting? {
+    static func sandbox(for references: [RequestReference], limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
         guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }
-        return try PostmanSandbox(timeLimit: timeLimit)
+        return try PostmanSandbox(timeLimit: limits.time, memoryLimit: limits.memory)
     }
 }

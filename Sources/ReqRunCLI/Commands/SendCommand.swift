@@ -27,7 +27,7 @@ enum SendCommand {
             .init(name: "--body", valueName: nil, help: "Print only the response content, whole and raw (for pipes); -v output goes to stderr."),
             .verbose, .init(name: ConsoleDetail.quietOption.name, valueName: nil, help: "Print only failed checks and errors (not the response).",
                             short: ConsoleDetail.quietOption.short),
-        ] + TransferOptions.specs + [.workspace, .collection, .fileRoot, .workingDir, CompatOption.spec],
+        ] + TransferOptions.specs + RunScripting.options + [.workspace, .collection, .fileRoot, .workingDir, CompatOption.spec],
         positional: .init(name: "REQUEST", help: "The request: #index, Group/Sub/Name path (optionally with the collection's name first) or name.",
                           repeating: false, optional: false),
         examples: ["reqrun send 'httpbin.org/get' --var httpbin=http://127.0.0.1:8080", "reqrun send '#3' -v",
@@ -61,7 +61,7 @@ enum SendCommand {
                                              redirects: transfer.redirects, retries: transfer.retries)
         configuration.requestRules = rules
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
-        let scripting = try RunScripting.sandbox(for: [reference], timeLimit: RunScripting.timeLimit(nil, command: command.spec),
+        let scripting = try RunScripting.sandbox(for: [reference], limits: RunScripting.limits(arguments, command: command.spec),
                                                  preRequestOnly: false)
         Interruption.install()
         let outcome = RecordedRun.send(reference, configuration: configuration, workspace: context.workspace,

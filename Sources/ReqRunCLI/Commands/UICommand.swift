@@ -19,7 +19,7 @@ enum UICommand {
             .init(name: "--env", valueName: "NAME|FILE", help: "Use this environment until 'e' picks another (default: the one saved with 'reqrun env use').", short: "-e"),
             .init(name: "--first-frame-only", valueName: nil, help: "Draw the first full frame and exit (for benchmarks: make bench)."),
             .allowEnv, .workspace, .collection, .fileRoot,
-        ],
+        ] + RunScripting.options,
         examples: ["reqrun ui", "reqrun ui --var httpbin=http://127.0.0.1:8080"]
     ), run: run)
 
@@ -46,7 +46,7 @@ enum UICommand {
         let configuration = RunConfiguration(selection: RunSelection(mode: "send"), environment: environment, overrides: overrides,
                                              processEnvironment: RunCommand.readableEnvironment(arguments, everyRequest, environment, overrides))
         // Postman scripts run on each send as in `run` (JavaScriptCore loaded only when a request has one).
-        let scripting = try RunScripting.sandbox(for: everyRequest, timeLimit: RunScripting.timeLimit(nil, command: command.spec),
+        let scripting = try RunScripting.sandbox(for: everyRequest, limits: RunScripting.limits(arguments, command: command.spec),
                                                  preRequestOnly: false)
         let workspace = context.workspace
         let sidebar = SidebarContext(

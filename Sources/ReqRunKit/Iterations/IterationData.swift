@@ -6,12 +6,19 @@ import Foundation
 /// Two formats, as Newman reads them: a JSON array of objects (RFC 8259), or CSV (RFC 4180) whose first
 /// record is the header naming the columns. The file is told by its name (`.json`, `.csv`), else by its
 /// first character (`[` is JSON). JSON values that are not strings become their JSON text (`5`, `true`,
-/// `{"a":1}`); `null` becomes the empty string.
+/// `{"a":1}`) for `{{name}}`; `null` becomes the empty string. Scripts see them with their JSON type, as
+/// Newman gives them (`jsonValues`); CSV values are all text, as in Newman.
 public struct IterationData: Sendable, Equatable {
     /// The rows in file order; each row's variables in column (or key) order.
     public var rows: [[Variable]]
+    /// Per row, the JSON text of each value that is not a string (a number, `true`, `null`, an object…), by
+    /// name: what `pm.iterationData.get` and `data` give scripts. Empty for CSV.
+    public var jsonValues: [[String: String]]
 
-    public init(rows: [[Variable]]) { self.rows = rows }
+    public init(rows: [[Variable]], jsonValues: [[String: String]] = []) {
+        self.rows = rows
+        self.jsonValues = jsonValues
+    }
 
     /// Reads and decodes `path` (relative to `base`), within `FileSizeBound.iterationData`.
     /// - Throws: `InputError` (file as given, line and column) for a file that cannot be read, is too large
@@ -56,7 +63,7 @@ public struct IterationData: Sendable, Equatable {
         guard case .array(let items) = root.value else {
             throw InputError(file: file, location: root.location, reason: "expected an array of objects (one per iteration), found \(root.kindDescription)")
         }
-        var rows: [[Variable]] = []
+        var rows: [[Variable]] = [], jsonValues: [[String: String]] = []
         for (index, item) in items.enumerated() {
             guard case .object(let members) = item.value else {
                 throw InputError(file: file, location: item.location, fieldPath: "[\(index)]",
@@ -69,8 +76,14 @@ public struct IterationData: Sendable, Equatable {
                 default: Variable(name: member.key, value: member.value.compactText)
                 }
             })
+            var typed: [String: String] = [:]
+            for member in members {
+                if case .string = member.value.value { continue }
+                typed[member.key] = member.value.compactText
+            }
+            jsonValues.append(typed)
         }
-        return IterationData(rows: rows)
+        return IterationData(rows: rows, jsonValues: jsonValues)
     }
 }
 

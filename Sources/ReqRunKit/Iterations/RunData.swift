@@ -31,6 +31,12 @@ public struct RunData: Sendable, Equatable {
         return rows[min(iteration, rows.count - 1)]
     }
 
+    /// The JSON text of `iteration`'s values that are not strings (`IterationData.jsonValues`), by name.
+    public func jsonValues(_ iteration: Int) -> [String: String] {
+        guard let data, !data.rows.isEmpty, !data.jsonValues.isEmpty else { return [:] }
+        return data.jsonValues[min(iteration, data.jsonValues.count - 1)]
+    }
+
     /// The globals file's values by name.
     public var globalValues: [String: String] {
         Dictionary((globals?.variables ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })

@@ -34,6 +34,8 @@ public struct ScriptContext: Sendable {
     public var iteration = 0
     public var iterationCount = 1
     public var iterationData: [Variable] = []
+    /// The JSON text of the data row's values that are not strings, by name (`IterationData.jsonValues`).
+    public var iterationDataJSON: [String: String] = [:]
     public var globalValues: [String: String] = [:]
     /// `pm.sendRequest` and `pm.cookies.jar()` (nil: no network, as in `--dry-run`: a script request then
     /// gets an error).
@@ -56,6 +58,7 @@ public struct ScriptContext: Sendable {
         context.iteration = iteration
         context.iterationCount = data.count
         context.iterationData = data.row(iteration)
+        context.iterationDataJSON = data.jsonValues(iteration)
         context.globalValues = data.globalValues
         return context
     }
