@@ -33,7 +33,8 @@ enum SandboxSendRequest {
   // A list of {key, value} from the shapes postman-collection accepts for headers and form fields.
   function pairs(list) {
     if (!list) return [];
-    if (typeof list.all === 'function') list = list.all();
+    // A header list (pm.request.headers) gives its members with all(); an array has Sugar's `all` (a test).
+    if (!Array.isArray(list) && typeof list.all === 'function') list = list.all();
     if (typeof list === 'string') {
       return list.split(/\r?\n/).map(function (line) {
         var colon = line.indexOf(':');
