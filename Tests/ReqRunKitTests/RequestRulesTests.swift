@@ -189,4 +189,21 @@ import Testing
         // A real condition in the header still is one.
         #expect(translated("if (a ? b : c) { pm.response.to.have.status(200); }").isEmpty)
     }
+
+    /// A comment line is one whose first characters after spaces, tabs and other Unicode spaces (Zs) are `//`.
+    @Test func commentLinesAfterAnySpaceAreNotTranslated() {
+        #expect(translated("\t \u{3000}\u{A0}// pm.response.to.have.status(200);").isEmpty)
+        #expect(translated("\u{2028}pm.response.to.have.status(200);") == ["pm.response.to.have.status(200)"])
+        #expect(translated("var x = 1; // pm.response.to.have.status(200);").isEmpty)
+    }
+
+    /// A script is scanned once per distinct text: scanning it again gives the same checks, and a change of
+    /// one line is a new script.
+    @Test func theSameScriptGivesTheSameChecks() {
+        let lines = ["pm.test('s', () => pm.response.to.have.status(201));", "pm.expect(pm.response.code).to.be.oneOf([200, 204]);"]
+        let first = StatusCheckScanner.scan(lines)
+        #expect(first.map(\.codes) == [[201], [200, 204]])
+        #expect(StatusCheckScanner.scan(lines) == first)
+        #expect(StatusCheckScanner.scan([lines[0], "// " + lines[1]]).map(\.codes) == [[201]])
+    }
 }
