@@ -5,6 +5,9 @@ import PackageDescription
 /// Where Debian puts JavaScriptCore's headers (pkg-config `javascriptcoregtk-4.1 --cflags`). Not through
 /// `pkgConfig:`, which would also link the library into every executable.
 let javaScriptCoreHeaders = SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/webkitgtk-4.1"])
+/// Where Debian puts libxml2's headers (pkg-config `libxml-2.0 --cflags`), for the same reason: the library
+/// is loaded with dlopen by the first xpath check.
+let libxml2Headers = SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])
 
 let package = Package(
     name: "reqrun",
@@ -38,12 +41,12 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         // libxml2 for the xpath check (XML and HTML bodies); imported by one file of ReqRunKit, XPathQuery.swift.
+        // Headers only: loaded with dlopen by the first xpath check (shim.h).
         .systemLibrary(
             name: "CXML2",
-            pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto", "CXML2"]),
+        .target(name: "ReqRunKit", dependencies: ["CCurl", "CCrypto", "CXML2"], swiftSettings: [libxml2Headers]),
         // Pre-request and test scripts of Postman collections (postman-sandbox's API, chai from libjs-chai).
         .target(name: "PostmanSandbox", dependencies: ["ReqRunKit", "CJavaScriptCore"],
                 swiftSettings: [javaScriptCoreHeaders]),

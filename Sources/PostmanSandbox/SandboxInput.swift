@@ -6,32 +6,42 @@ import ReqRunKit
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
 /// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"},
 /// "data": [{"key", "value"}], "scopes": {NAME: {…}}}`.
+///
+/// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
+/// of its own (`JSONNode.appendQuoted(_:to: &String)`), about a third of the hand-off's instructions.
 struct SandboxInput {
-    private var text = "{"
+    private var text = Bytes()
+
+    /// A byte buffer that takes `+=` of literals and interpolations, so the writing below reads as text.
+    private struct Bytes {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        static func += (buffer: inout Bytes, text: String) { buffer.bytes.append(contentsOf: text.utf8) }
+    }
 
     init(fresh: Bool, event: Script.Event) {
+        text.bytes.reserveCapacity(2048)
         text += "\"fresh\":\(fresh),\"event\":"
-        JSONNode.appendQuoted(event.rawValue, to: &text)
+        JSONNode.appendQuoted(event.rawValue, to: &text.bytes)
     }
 
     /// - Parameter body: the raw body (`{"mode": "raw", "raw"}`), a form's fields and a multipart body's text
     ///   parts (`{"mode", "fields": [{"key", "value"}]}`), or only the mode for the others.
     mutating func request(name: String, id: String, method: String, url: String, headers: [HeaderField], body: RequestBody?) {
         text += ",\"request\":{\"name\":"
-        JSONNode.appendQuoted(name, to: &text)
+        JSONNode.appendQuoted(name, to: &text.bytes)
         text += ",\"id\":"
-        JSONNode.appendQuoted(id, to: &text)
+        JSONNode.appendQuoted(id, to: &text.bytes)
         text += ",\"method\":"
-        JSONNode.appendQuoted(method, to: &text)
+        JSONNode.appendQuoted(method, to: &text.bytes)
         text += ",\"url\":"
-        JSONNode.appendQuoted(url, to: &text)
+        JSONNode.appendQuoted(url, to: &text.bytes)
         text += ",\"headers\":"
         append(headers)
         switch body {
         case nil: break
         case .text(let raw), .json(let raw):
             text += ",\"body\":{\"mode\":\"raw\",\"raw\":"
-            JSONNode.appendQuoted(raw, to: &text)
+            JSONNode.appendQuoted(raw, to: &text.bytes)
             text += "}"
         case .form(let fields):
             text += ",\"body\":{\"mode\":\"urlencoded\",\"fields\":"
@@ -49,11 +59,11 @@ struct SandboxInput {
 
     mutating func response(code: Int, reason: String, headers: [HeaderField], body: String, responseTime: Int, responseSize: Int) {
         text += ",\"response\":{\"code\":\(code),\"reason\":"
-        JSONNode.appendQuoted(reason, to: &text)
+        JSONNode.appendQuoted(reason, to: &text.bytes)
         text += ",\"headers\":"
         append(headers)
         text += ",\"body\":"
-        JSONNode.appendQuoted(body, to: &text)
+        JSONNode.appendQuoted(body, to: &text.bytes)
         text += ",\"responseTime\":\(responseTime),\"responseSize\":\(responseSize)}"
     }
 
@@ -71,7 +81,7 @@ struct SandboxInput {
         text += ",\"scopes\":{"
         for (index, (name, values)) in scopes.enumerated() {
             if index > 0 { text += "," }
-            JSONNode.appendQuoted(name, to: &text)
+            JSONNode.appendQuoted(name, to: &text.bytes)
             text += ":"
             appendObject(values)
         }
@@ -83,14 +93,17 @@ struct SandboxInput {
         text += "{"
         for (position, (key, value)) in values.enumerated() {
             if position > 0 { text += "," }
-            JSONNode.appendQuoted(key, to: &text)
+            JSONNode.appendQuoted(key, to: &text.bytes)
             text += ":"
-            JSONNode.appendQuoted(value, to: &text)
+            JSONNode.appendQuoted(value, to: &text.bytes)
         }
         text += "}"
     }
 
-    consuming func finish() -> String { text + "}" }
+    consuming func finish() -> String {
+        text += "}"
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
 
     private mutating func append(_ headers: [HeaderField]) { appendPairs(headers.map { ($0.name, $0.value) }) }
 
@@ -98,10 +111,10 @@ struct SandboxInput {
     private mutating func appendPairs(_ pairs: [(String, String)]) {
         text += "["
         for (index, (key, value)) in pairs.enumerated() {
-            text += index > 0 ? ",{\"key\":" : "{\"key\":"
-            JSONNode.appendQuoted(key, to: &text)
+            text += (index > 0 ? ",{\"key\":" : "{\"key\":")
+            JSONNode.appendQuoted(key, to: &text.bytes)
             text += ",\"value\":"
-            JSONNode.appendQuoted(value, to: &text)
+            JSONNode.appendQuoted(value, to: &text.bytes)
             text += "}"
         }
         text += "]"

@@ -543,9 +543,12 @@ enum SandboxPrelude {
     begin: function (json) {
       var input = JSON.parse(json);
       if (input.fresh && baseline) {
-        Object.getOwnPropertyNames(global).forEach(function (name) {
-          if (!own(baseline, name)) { try { delete global[name]; } catch (e) {} }
-        });
+        // A loop rather than forEach: a call from native code per global name was a fifth of the hand-off
+        // (callgrind, interpreter).
+        var names = Object.getOwnPropertyNames(global);
+        for (var n = 0; n < names.length; n++) {
+          if (!own(baseline, names[n])) { try { delete global[names[n]]; } catch (e) {} }
+        }
       }
       restoreTypes(input.scopes);
       input.scopes.data = {};

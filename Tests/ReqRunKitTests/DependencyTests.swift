@@ -59,4 +59,20 @@ import Testing
         ])
         #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [], [0, 1], [2], [2]])
     }
+
+    /// A request that runs alone waits for the last one that ran alone and those after it: that one started
+    /// only when every request before it was done. (Sets of every earlier position made 1,000 scripted
+    /// requests quadratic.)
+    @Test func aRequestThatRunsAloneWaitsFromTheLastOneThatDid() {
+        let script = Script(event: .test, source: "pm.test('ok', () => {});", file: "c.json", fieldPath: "event[0]")
+        var scripted = Request(url: "http://h/s")
+        scripted.eventScripts = [script]
+        let refs = references([
+            Request(url: "http://h/1"), scripted, scripted, Request(url: "http://h/2"),
+            Request(url: "http://h/login", captures: [capture("session", cookie: true)]), scripted,
+        ])
+        #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [0], [1], [2], [2, 3], [4]])
+        #expect(Runner.dependencies(references(Array(repeating: scripted, count: 1000)), RunConfiguration(selection: RunSelection(mode: "all")))
+            .allSatisfy { $0.count <= 1 })
+    }
 }

@@ -160,6 +160,8 @@ import Testing
         let field = HeaderField(name: "Content-Type", value: "x")
         #expect(field.hasName("content-type") && field.hasName("CONTENT-TYPE") && !field.hasName("content-typ") && !field.hasName("content-types"))
         #expect(field.hasName(in: ["location", "content-type"]) && !field.hasName(in: ["location"]))
+        #expect(HeaderField(name: "cookie", value: "").hasName(in: ["cookie"]) && HeaderField(name: "COOKIE", value: "").hasName(in: ["cookie"]))
+        #expect(!HeaderField(name: "cookies", value: "").hasName(in: ["cookie"]) && HeaderField(name: "Ünï", value: "").hasName(in: ["Ünï"]))
         let fields = [HeaderField(name: "Set-Cookie", value: "a=1"), HeaderField(name: "x", value: "y"), HeaderField(name: "set-cookie", value: "b=2")]
         #expect(fields.values(named: "SET-COOKIE") == ["a=1", "b=2"] && fields.last(named: "set-cookie") == "b=2")
         #expect(fields.contains(named: "X") && !fields.contains(named: "z"))

@@ -31,5 +31,11 @@ import Testing
         // A valid character after an invalid byte stays a character; a cut sequence is escaped byte by byte.
         #expect(text([0xFF] + Array("ü".utf8) + [0xE2, 0x82]).0 == #"\xFFü\xE2\x82"#)
         #expect(text([0x1B, 0x5B, 0x32, 0x4A]) == ("\u{1B}[2J", nil))
+        // The ASCII fast path: every length around its eight-byte steps, and a byte of 0x80 or more in the
+        // last step or in the tail still goes through validation.
+        for count in 0...17 { #expect(text(Array(repeating: 0x61, count: count)) == (String(repeating: "a", count: count), nil)) }
+        #expect(text(Array("abcdefgé".utf8)) == ("abcdefgé", nil))
+        #expect(text(Array("abcdefghijklmn".utf8) + [0xE9]) == (#"abcdefghijklmn\xE9"#, "YWJjZGVmZ2hpamtsbW7p"))
+        #expect(HeaderLine.isASCII(UnsafeRawBufferPointer(start: nil, count: 0)))
     }
 }

@@ -63,3 +63,52 @@ enum RunScripting {
         return try PostmanSandbox(timeLimit: limits.time, memoryLimit: limits.memory)
     }
 }
+
+extension RunScripting {
+    /// For `reqrun ui`: nil when no request of `collections` has a script, else a sandbox made on the first
+    /// script that runs. The UI starts without loading JavaScriptCore and chai (25–45 ms) and without
+    /// listing every request of the workspace; a send that needs a sandbox that cannot be made fails with why.
+    static func lazySandbox(for collections: [RequestCollection], limits: Limits) -> RequestScripting? {
+        func hasScripts(_ group: RequestGroup) -> Bool {
+            group.requests.contains { !$0.eventScripts.isEmpty } || group.groups.contains(where: hasScripts)
+        }
+        guard collections.contains(where: { $0.groups.contains(where: hasScripts) }) else { return nil }
+        return LazySandbox { try PostmanSandbox(timeLimit: limits.time, memoryLimit: limits.memory) }
+    }
+}
+
+/// A `RequestScripting` that makes the real one the first time a script runs.
+private final class LazySandbox: RequestScripting {
+    private let make: () throws -> RequestScripting
+    private var made: Result<RequestScripting, any Error>?
+
+    init(_ make: @escaping () throws -> RequestScripting) { self.make = make }
+
+    private var sandbox: Result<RequestScripting, any Error> {
+        if let made { return made }
+        let result = Result { try make() }
+        made = result
+        return result
+    }
+
+    func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext, variables: inout ScriptVariables) -> ScriptOutcome {
+        switch sandbox {
+        case .success(let scripting): return scripting.preRequest(scripts, request: &request, context: context, variables: &variables)
+        case .failure(let error): return Self.failed(error)
+        }
+    }
+
+    func test(_ scripts: [Script], request: Request, response: ResponseView?, context: ScriptContext,
+              variables: inout ScriptVariables) -> ScriptOutcome {
+        switch sandbox {
+        case .success(let scripting): return scripting.test(scripts, request: request, response: response, context: context, variables: &variables)
+        case .failure(let error): return Self.failed(error)
+        }
+    }
+
+    private static func failed(_ error: any Error) -> ScriptOutcome {
+        var outcome = ScriptOutcome()
+        outcome.error = "\(error)"
+        return outcome
+    }
+}

@@ -347,8 +347,10 @@ final class CurlTransfer {
     /// For the progress callback: false (and `stopped` set) when the transfer must stop.
     fileprivate func checkLimits() -> Bool {
         if stopped != nil { return false }
-        stopped = limitReached(while: "transferring")
-        return stopped == nil
+        // Called about ten times a transfer: `stopped` is written only when there is a reason.
+        guard let reason = limitReached(while: "transferring") else { return true }
+        stopped = reason
+        return false
     }
 
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {

@@ -17,6 +17,9 @@ enum HeaderLine {
     /// U+FFFD and be lost; instead each such byte is written `\xHH` (upper-case hex) in `text`, and `base64`
     /// has the bytes as received (nil when they are valid UTF-8).
     static func text(_ bytes: UnsafeRawBufferPointer) -> (text: String, base64: String?) {
+        // Nearly every field is ASCII, which needs no validation: the generic `String(validating:as:)` cost
+        // about 1,000 instructions a field (callgrind), a tenth of a parallel run's main thread.
+        if isASCII(bytes) { return (String(decoding: bytes, as: UTF8.self), nil) }
         if let valid = String(validating: bytes, as: UTF8.self) { return (valid, nil) }
         var text = ""
         var offset = 0
@@ -38,6 +41,21 @@ enum HeaderLine {
             }
         }
         return (text, Data(bytes).base64EncodedString())
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        var seen: UInt64 = 0
+        while i + 8 <= bytes.count {
+            seen |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            seen |= UInt64(bytes[i])
+            i += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 
     /// Whether the line starts with `HTTP/` (a status line, RFC 9112 §4), compared byte by byte: generic

@@ -98,6 +98,10 @@ public enum Runner {
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
         var lastCookieCapture: Int?
+        // The last request that waits for every request before it: waiting for it and for those after it is
+        // the same as waiting for all before (it started only when they were done). Sets of every earlier
+        // position made a run of 1,000 scripted requests quadratic (callgrind: a tenth of its instructions).
+        var lastBarrier: Int?
         var result: [Set<Int>] = []
         for (position, reference) in references.enumerated() {
             let used = reference.referencedVariables(alsoThrough: layerValues)
@@ -106,7 +110,8 @@ public enum Runner {
             // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
             let hasScripts = !reference.request.eventScripts.isEmpty
             if runAlone, hasScripts || reference.request.captures.contains(where: \.takesCookie) {
-                waitsFor = Set(0..<position)
+                waitsFor = Set((lastBarrier ?? 0)..<position)
+                lastBarrier = position
             }
             result.append(waitsFor)
             for capture in reference.request.capturesIncludingMessages {
@@ -508,7 +513,8 @@ private struct Scheduler {
     /// After a transfer: follows a redirect or schedules a retry (the job stays), or, when the request is
     /// done, takes its job out and returns it with what `finish` needs.
     private mutating func advance(_ position: Int, _ transfer: TransferResult) -> Done? {
-        guard var job = jobs[position] else { return nil }
+        // Moved out and back rather than copied: a copy of a job retains each of its requests' fields.
+        guard var job = jobs.removeValue(forKey: position) else { return nil }
         switch RedirectFollower.decide(transfer, request: job.current, original: job.prepared, policy: job.policy, hopsSoFar: job.hops.count) {
         case .follow(let next, let hop):
             job.hops.append(hop)
@@ -527,7 +533,6 @@ private struct Scheduler {
                 jobs[position] = job
                 return nil
             }
-            jobs[position] = nil
             return Done(position: position, job: job, transfer: transfer, stopReason: stopReason)
         }
     }

@@ -17,7 +17,7 @@ extension String {
     /// and the full-screen UI alike.
     public func escapingTerminalControls(multiline: Bool = false) -> String {
         // Fast path, the common case: printable ASCII and (when multiline) line feeds and tabs only.
-        if utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || (multiline && ($0 == 0x0A || $0 == 0x09)) }) { return self }
+        if allUTF8Bytes({ ($0 >= 0x20 && $0 < 0x7F) || (multiline && ($0 == 0x0A || $0 == 0x09)) }) { return self }
         var out = ""
         for scalar in unicodeScalars {
             let keep = multiline && (scalar == "\n" || scalar == "\t")

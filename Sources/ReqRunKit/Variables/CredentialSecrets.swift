@@ -87,7 +87,7 @@ public enum CredentialSecrets {
     /// The user information of `url`: its UTF-8 byte range and its user name and password as written.
     private static func userInfo(_ url: String) -> (range: Range<Int>, user: String, password: String?)? {
         // Most URLs have no '@': one scan, no copy (this runs for every request, and names every unnamed one).
-        guard url.utf8.contains(UInt8(ascii: "@")), let end = URLNormalizer.schemeEnd(url) else { return nil }
+        guard url.containsUTF8Byte(UInt8(ascii: "@")), let end = URLNormalizer.schemeEnd(url) else { return nil }
         let utf8 = Array(url.utf8)
         let start = end + 3
         var stop = start

@@ -64,7 +64,7 @@ public enum URLNormalizer {
     /// - Throws: `PreparationFailure.invalidURL` for a host that cannot be converted.
     public static func normalize(_ url: String, keepingInPath: Set<UInt8> = []) throws(PreparationFailure) -> String {
         // Most URLs need nothing: all their bytes are kept as they are (and an ASCII host needs no IDNA).
-        if url.utf8.allSatisfy(isKept) { return url }
+        if url.allUTF8Bytes(isKept) { return url }
         let utf8 = Array(url.utf8)
         guard let parts = split(utf8) else { return String(decoding: encodeRest(utf8[...], keepingInPath: keepingInPath), as: UTF8.self) }
         var out = Array(utf8[..<parts.authority.lowerBound])
