@@ -42,7 +42,7 @@ enum MergeCommand {
         let file = try runs.save(record)
         terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) shards")
         terminal.line(terminal.styled("run \(record.id) merged from \(parts.map { Terminal.sanitized($0.record.id) }.joined(separator: ", ")) recorded in \(workspace.displayPath(file))", .dim))
-        let reportsWritten = ReportRequest.writeAll(reports, record, terminal, standard)
+        let reportsWritten = try reports.isEmpty || ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
         if record.summary.errors > 0 { return .requestError }
         if record.summary.failed > 0 { return .expectationFailed }
         return reportsWritten ? .success : .ioError

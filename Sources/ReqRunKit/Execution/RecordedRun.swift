@@ -31,8 +31,9 @@ public enum RecordedRun {
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> Outcome {
         let runs = RunStore(directory: workspace.runsDirectory)
         _ = try? runs.prune(keep: max(0, historyLimit - 1))  // a link there fails the save below
-        let run = Runner.run(references, configuration: configuration, workspace: workspace, scripting: scripting, onResult: onResult)
-        var outcome = Outcome(run: run, file: Result { try runs.save(run.record, encodedResults: run.encodedResults) })
+        let run = Runner.run(references, configuration: configuration, workspace: workspace, scripting: scripting, recordingIn: runs,
+                             onResult: onResult)
+        var outcome = Outcome(run: run, file: run.file ?? .failure(RunStoreError.noRuns))
         if case .success = outcome.file {
             do throws(FileError) {
                 try CaptureStore(directory: workspace.stateDirectory).remember(run.capturedValues)
