@@ -37,10 +37,10 @@ enum ShowCommand {
         let record = reader.head
         let failedOnly = arguments.flag("--failed")
         if arguments.flag("--json") {
-            let results = reader.results()
+            let results = reader.results(failedOnly: failedOnly)
             var head = record
             head.format = 1
-            head.writeJSON(results: failedOnly ? AnySequence(results.lazy.filter(\.isFailure)) : AnySequence(results), to: terminal.outBytes)
+            head.writeJSON(results: results, to: terminal.outBytes)
             if let error = results.error { throw error }
             return .success
         }
@@ -48,8 +48,8 @@ enum ShowCommand {
         let safe = { (text: String) in Terminal.sanitized(text) }
         terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(record.selection.mode))"
                       + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
-        try reader.forEachResult { result in
-            guard !failedOnly || result.isFailure else { return }
+        let results = reader.results(failedOnly: failedOnly)
+        while let result = try results.nextResult() {
             terminal.line()
             terminal.line(ResultLines.lines(result, terminal))
             terminal.line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
@@ -57,7 +57,7 @@ enum ShowCommand {
             if let timings = result.timings {
                 terminal.line("  " + VerboseExchange.timingsLine(timings))
             }
-            guard let response = result.response else { return }
+            guard let response = result.response else { continue }
             terminal.line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
             for header in response.headers {
                 terminal.line("  " + Terminal.sanitized("\(header.name): \(header.value)"))

@@ -28,8 +28,8 @@ public enum Runner {
         let flow = scripting != nil && FlowControl.isUsed(in: selection) ? FlowControl(selection: selection, iterations: configuration.runData.count) : nil
         var configuration = configuration
         if flow != nil { configuration.parallel = 1 }
-        let references = flow.map { flow in flow.first.map { [flow.selection[$0.index]] } ?? [] }
-            ?? (configuration.runData.count == 1 ? selection : Array(repeating: selection, count: configuration.runData.count).flatMap { $0 })
+        let references = flow.map { flow in RunSequence(flow.first.map { [flow.selection[$0.index]] } ?? [], repeats: 1) }
+            ?? RunSequence(selection, repeats: configuration.runData.count)
         let started = Date()
         let header = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: "", reqrunVersion: reqrunVersion,
                                libcurlVersion: "", workspace: workspace.root.path, environment: configuration.environment?.name,
@@ -107,7 +107,8 @@ public enum Runner {
     /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     /// - Parameter runAlone: false: only the waits for captured variables (what `ShardPartition` must keep in
     ///   one part), not the cookie and script rules above.
-    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration, runAlone: Bool = true) -> [Set<Int>] {
+    static func dependencies(_ references: some RandomAccessCollection<RequestReference>, _ configuration: RunConfiguration,
+                             runAlone: Bool = true) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
         guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty || !$0.request.eventScripts.isEmpty }) else {
             return Array(repeating: [], count: references.count)
@@ -176,7 +177,7 @@ private struct Job {
 /// them as their transfers complete.
 private struct Scheduler {
     /// Grows as the run goes with `setNextRequest` (`flow`).
-    var references: [RequestReference]
+    var references: RunSequence
     let configuration: RunConfiguration
     var dependencies: [Set<Int>]
     /// Whether any request captures a variable (then results are finished before the next request starts).
@@ -215,7 +216,7 @@ private struct Scheduler {
     /// What scripts have set so far.
     var scriptVariables = ScriptVariables()
 
-    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
+    init(references: RunSequence, configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
          flow: FlowControl?, runStart: Date) {
         self.runStart = runStart
         self.scripting = scripting

@@ -108,7 +108,39 @@ public final class RecordReader {
 
     /// The results in list order, read one at a time, from `position` (a `ResultStream.position` of an
     /// earlier stream of this reader) or the first.
-    public func results(from position: Int? = nil) -> ResultStream { ResultStream(self, from: position) }
+    /// - Parameter failedOnly: leave out the results that did not fail (`RequestResult.isFailure`), picked
+    ///   from the line's bytes before it is decoded (`show --failed` of a large run decodes only those).
+    public func results(from position: Int? = nil, failedOnly: Bool = false) -> ResultStream {
+        ResultStream(self, from: position, failedOnly: failedOnly)
+    }
+
+    /// Whether a result line may be of a result that failed: not when, at its top level, it is a response that
+    /// passed, or skipped, or not run. Keys are sorted, so `outcome` and `passed` sit side by side, and inside a
+    /// JSON string a quote is escaped: these bytes occur in no value.
+    static func mayHaveFailed(_ line: [UInt8]) -> Bool {
+        !Self.passedOrSkipped.contains { needle in Self.find(needle, in: line) }
+    }
+
+    /// Whether `needle` (not empty) occurs in `haystack`: `memchr(3)` for its first byte, `memcmp(3)` there.
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { n in
+                guard n.count <= h.count, let base = h.baseAddress, let first = n.baseAddress else { return false }
+                var i = 0
+                let last = h.count - n.count
+                while i <= last {
+                    guard let hit = memchr(base + i, Int32(n[0]), last - i + 1) else { return false }
+                    i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + i, first, n.count) == 0 { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    private static let passedOrSkipped = [#""outcome":"response","passed":true"#, #""outcome":"skipped""#, #""outcome":"notRun""#]
+        .map { Array($0.utf8) }
 
     /// The results of a record read one line at a time (`RecordReader.results()`); as a `Sequence` (for
     /// writers that take one) a line that cannot be read ends it, and `error` says why.
@@ -126,8 +158,11 @@ public final class RecordReader {
         /// Why the sequence ended early, if it did.
         public private(set) var error: (any Error)?
 
-        fileprivate init(_ reader: RecordReader, from start: Int?) {
+        private let failedOnly: Bool
+
+        fileprivate init(_ reader: RecordReader, from start: Int?, failedOnly: Bool = false) {
             self.reader = reader
+            self.failedOnly = failedOnly
             lines = LineReader(descriptor: reader.descriptor, from: start ?? reader.resultsOffset)
             if reader.whole != nil { index = start ?? 0 }
             if start != nil { number = Int.min }  // line numbers unknown: errors name the byte offset
@@ -139,20 +174,30 @@ public final class RecordReader {
         /// The next result, nil after the last.
         /// - Throws: `RunStoreError.unreadable` naming a line that is not a result.
         public func nextResult() throws -> RequestResult? {
-            if let index, let whole = reader.whole {
+            if var index, let whole = reader.whole {
+                while index < whole.results.count, failedOnly, !whole.results[index].isFailure { index += 1 }
                 guard index < whole.results.count else { return nil }
                 (position, self.index) = (index, index + 1)
                 return whole.results[index]
             }
+            return try nextLine(as: RequestResult.self)
+        }
+
+        /// The next result line decoded as `T`: a type with some of a result's fields decodes several times
+        /// faster (`RunDiff`). Format 2 only (a format 1 record has no lines: use `nextResult`).
+        /// - Throws: `RunStoreError.unreadable` naming a line that is not a result.
+        func nextLine<T: Decodable>(as type: T.Type) throws -> T? {
             do {
                 while true {
                     let start = lines.offset
                     guard let (line, end) = try lines.next() else { break }
                     number += 1
                     position = start
-                    guard !line.isEmpty, !RecordReader.isSummary(line) else { continue }
+                    guard !line.isEmpty, !RecordReader.isSummary(line), !failedOnly || RecordReader.mayHaveFailed(line) else { continue }
                     do {
-                        return try decoder.decode(RequestResult.self, from: Data(line))
+                        let value = try decoder.decode(T.self, from: Data(line))
+                        if failedOnly, let result = value as? RequestResult, !result.isFailure { continue }
+                        return value
                     } catch let error as DecodingError {
                         // The last line of a killed run may be cut short.
                         if end == size, !reader.complete { return nil }

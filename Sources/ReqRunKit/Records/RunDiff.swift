@@ -32,17 +32,55 @@ public struct RunDiff: Sendable, Equatable {
         }
 
         public init(_ result: RequestResult) {
-            status = result.response.map { String($0.status) } ?? result.outcome.rawValue
-            verdict = Row.verdict(result)
-            textBodySHA256 = result.response.flatMap { $0.body.encoding == "utf8" ? $0.bodySHA256 : nil }
-            total = result.timings?.total
+            self.init(DiffLine(result))
+        }
+
+        init(_ line: DiffLine) {
+            status = line.response.map { String($0.status) } ?? line.outcome.rawValue
+            verdict = Row.verdict(outcome: line.outcome, passed: line.passed)
+            textBodySHA256 = line.response.flatMap { $0.body.encoding == "utf8" ? $0.bodySHA256 : nil }
+            total = line.timings?.total
             var seen: [String: Int] = [:]
-            assertions = result.expectations.filter { $0.kind == "script" || $0.kind == "script-skipped" }.map { e in
+            assertions = line.expectations.filter { $0.kind == "script" || $0.kind == "script-skipped" }.map { e in
                 seen[e.description, default: 0] += 1
                 let n = seen[e.description]!
                 return Assertion(name: n == 1 ? e.description : "\(e.description) (\(n))",
                                  outcome: e.kind == "script-skipped" ? "skipped" : e.passed ? "passed" : "failed")
             }
+        }
+    }
+
+    /// The fields of a result line a diff reads: decoding only these is several times faster than a whole
+    /// `RequestResult` (100,000 lines: seconds less).
+    struct DiffLine: Decodable {
+        var collection: String
+        var groupPath: [String]
+        var name: String
+        var iteration: Int?
+        var outcome: RequestResult.Outcome
+        var passed: Bool
+        var response: Response?
+        var timings: Total?
+        var expectations: [Expectation]
+
+        struct Response: Decodable {
+            var status: Int
+            var bodySHA256: String
+            var body: Body
+            struct Body: Decodable { var encoding: String }
+        }
+        struct Total: Decodable { var total: Int }
+        struct Expectation: Decodable {
+            var description: String
+            var passed: Bool
+            var kind: String?
+        }
+
+        init(_ r: RequestResult) {
+            (collection, groupPath, name, iteration, outcome, passed) = (r.collection, r.groupPath, r.name, r.iteration, r.outcome, r.passed)
+            response = r.response.map { Response(status: $0.status, bodySHA256: $0.bodySHA256, body: .init(encoding: $0.body.encoding)) }
+            timings = r.timings.map { Total(total: $0.total) }
+            expectations = r.expectations.map { Expectation(description: $0.description, passed: $0.passed, kind: $0.kind) }
         }
     }
 
@@ -99,8 +137,12 @@ public struct RunDiff: Sendable, Equatable {
         /// `passed`, `failed`, `error`, `skipped`, `not run` or `(absent)`.
         public static func verdict(_ result: RequestResult?) -> String {
             guard let result else { return "(absent)" }
-            switch result.outcome {
-            case .response: return result.passed ? "passed" : "failed"
+            return verdict(outcome: result.outcome, passed: result.passed)
+        }
+
+        static func verdict(outcome: RequestResult.Outcome, passed: Bool) -> String {
+            switch outcome {
+            case .response: return passed ? "passed" : "failed"
             case .skipped: return "skipped"
             case .notRun: return "not run"
             case .invalid, .transportError, .scriptError: return "error"
@@ -122,24 +164,37 @@ public struct RunDiff: Sendable, Equatable {
     /// Compares two records read one result at a time.
     /// - Throws: `RunStoreError` when a record cannot be read.
     public init(before: RecordReader, after: RecordReader) throws {
-        let a = before.results(), b = after.results()
-        self.init(before: before.head, beforeResults: a, after: after.head, afterResults: b)
-        if let error = a.error ?? b.error { throw error }
+        self.before = before.head
+        self.after = after.head
+        rows = []
+        try compare(Self.lines(before), Self.lines(after))
+    }
+
+    /// A record's results as `DiffLine`s, one at a time.
+    private static func lines(_ reader: RecordReader) -> () throws -> DiffLine? {
+        let stream = reader.results()
+        if reader.format == 1 { return { try stream.nextResult().map(DiffLine.init) } }
+        return { try stream.nextLine(as: DiffLine.self) }
     }
 
     init(before: RunRecord, beforeResults: some Sequence<RequestResult>, after: RunRecord, afterResults: some Sequence<RequestResult>) {
         self.before = before
         self.after = after
-        var rows: [Row] = []
+        rows = []
+        var a = beforeResults.makeIterator(), b = afterResults.makeIterator()
+        compare({ a.next().map(DiffLine.init) }, { b.next().map(DiffLine.init) })
+    }
+
+    private mutating func compare(_ before: () throws -> DiffLine?, _ after: () throws -> DiffLine?) rethrows {
         var rowOf: [String: Int] = [:]
         var seen: [String: Int] = [:]
-        for result in beforeResults {
+        while let result = try before() {
             let key = Self.key(result, &seen)
             rowOf[key] = rows.count
             rows.append(Row(label: key, before: Side(result), after: nil))
         }
         seen = [:]
-        for result in afterResults {
+        while let result = try after() {
             let key = Self.key(result, &seen)
             if let row = rowOf[key] {
                 rows[row].after = Side(result)
@@ -147,11 +202,10 @@ public struct RunDiff: Sendable, Equatable {
                 rows.append(Row(label: key, before: nil, after: Side(result)))
             }
         }
-        self.rows = rows
     }
 
     /// `Collection › group › name`, ` [iteration N]` in iterated runs, ` (n)` for the n-th with that key.
-    private static func key(_ result: RequestResult, _ seen: inout [String: Int]) -> String {
+    private static func key(_ result: DiffLine, _ seen: inout [String: Int]) -> String {
         let base = ([result.collection] + result.groupPath + [result.name]).joined(separator: " › ")
             + (result.iteration.map { " [iteration \($0 + 1)]" } ?? "")
         seen[base, default: 0] += 1
