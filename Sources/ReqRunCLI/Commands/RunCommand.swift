@@ -177,7 +177,16 @@ enum RunCommand {
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).
-        var reportFailed = try !reports.isEmpty && !ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
+        // Reports are written from the record, read back a result at a time.
+        var reportFailed = false
+        if !reports.isEmpty {
+            do {
+                reportFailed = !ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
+            } catch {
+                terminal.error("\(error)")
+                reportFailed = true
+            }
+        }
         reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
