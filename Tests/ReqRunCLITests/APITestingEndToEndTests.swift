@@ -80,7 +80,7 @@ import TestSupport
         #expect(record.results[4].request?.headers.contains(HeaderField(name: "Authorization", value: "****")) == true)
         // The secret was sent (httpbin echoed it, the expectation compared it) but is masked everywhere written.
         #expect(record.results[4].expectations.allSatisfy { $0.passed })
-        for file in [".reqrun/runs/\(record.id).json", "out/r.xml", "r.har", "r.html", "r.json"] {
+        for file in [".reqrun/runs/\(record.id).jsonl", "out/r.xml", "r.har", "r.html", "r.json"] {
             let text = try dir.read(file)
             #expect(!text.contains("SUPERSECRET"), "\(file) shows the secret")
             #expect(text.contains("****"), "\(file) has no mask")

@@ -46,8 +46,7 @@ import TestSupport
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("7 requests: 7 passed"))
-        let record = try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs").appendingPathComponent(
-            try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).sorted().last!)))
+        let record = try RecordFiles.newest(in: dir.url)
         #expect(record.results[0].expectations[15].description == "$.slideshow.slides[*].title count == 2")
         #expect(record.results[0].captures.map(\.value) == ["Yours Truly", "3"])
         // A cookie captured through `from` is a secret like one captured with `cookie`.
@@ -101,8 +100,7 @@ import TestSupport
         #expect(run.status == 1)
         #expect(Date().timeIntervalSince(started) >= 0.3)
         let runs = dir.url.appendingPathComponent(".reqrun/runs")
-        let record = try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: runs.appendingPathComponent(
-            try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().last!)))
+        let record = try RecordFiles.decode(runs.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().last!))
         #expect(record.results[0].passed)
         #expect(record.results[0].polls?.count == 2)
         #expect(record.results[0].polls?.first?.failed == ["$.ready == true"])

@@ -9,7 +9,7 @@ import TestSupport
     private static func records(_ dir: TemporaryDirectory) throws -> [RunRecord] {
         let folder = dir.url.appendingPathComponent(".reqrun/runs")
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
-            try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: folder.appendingPathComponent($0)))
+            try RecordFiles.decode(folder.appendingPathComponent($0))
         }
     }
 

@@ -21,7 +21,7 @@ import TestSupport
     private func records(_ dir: TemporaryDirectory) throws -> [RunRecord] {
         let runs = dir.url.appendingPathComponent(".reqrun/runs")
         return try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().map {
-            try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: runs.appendingPathComponent($0)))
+            try RecordFiles.decode(runs.appendingPathComponent($0))
         }
     }
 
@@ -77,7 +77,7 @@ import TestSupport
         #expect(json?["message"] as? String == "hello from reqrun")
         #expect(json?["count"] as? Int == 1)
         #expect(record.results[1].request?.headers.contains(HeaderField(name: "Content-Type", value: "application/json")) == true)
-        let recordFile = dir.url.appendingPathComponent(".reqrun/runs/\(record.id).json").path
+        let recordFile = dir.url.appendingPathComponent(".reqrun/runs/\(record.id).jsonl").path
         #expect(try FileManager.default.attributesOfItem(atPath: recordFile)[.posixPermissions] as? Int == 0o600)
 
         let history = try reqrun(["history"], in: dir)

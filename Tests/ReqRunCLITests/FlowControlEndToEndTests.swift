@@ -10,9 +10,7 @@ import TestSupport
         let dir = try TemporaryDirectory()
         try dir.write("collections/flow.json", collection)
         let output = try ReqRunBinary.run(["run", "--all"] + arguments, in: dir.url)
-        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
-        return (output, try JSONDecoder().decode(RunRecord.self, from: data))
+        return (output, try RecordFiles.newest(in: dir.url))
     }
 
     @Test func jumpsAfterTheRequestLoopsAndStopsWithNull() throws {

@@ -10,7 +10,7 @@ import TestSupport
     private static func lastRecord(_ dir: TemporaryDirectory) throws -> RunRecord {
         let folder = dir.url.appendingPathComponent(".reqrun/runs")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().last)
-        return try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: folder.appendingPathComponent(name)))
+        return try RecordFiles.decode(folder.appendingPathComponent(name))
     }
 
     @Test func scriptsRunAtEveryLevelInNewmansOrder() throws {

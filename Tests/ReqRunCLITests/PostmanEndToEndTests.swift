@@ -81,7 +81,7 @@ import TestSupport
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("4 requests: 4 passed"))
         let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(try #require(runs.first))").utf8))
+        let record = try RecordFiles.decode(dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
         #expect(record.results[0].url.hasSuffix("/anything/items/7?full=true"))
         // The test script runs (not its translation into a status expectation).
         #expect(record.results[0].expectations.map(\.description) == ["Status code is 200"])

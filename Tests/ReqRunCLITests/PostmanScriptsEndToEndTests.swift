@@ -40,9 +40,7 @@ import TestSupport
             extra = ["--env", "env.json"]
         }
         let output = try ReqRunBinary.run(["run", "--all"] + extra + arguments, in: dir.url)
-        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
-        return (output, try JSONDecoder().decode(RunRecord.self, from: data))
+        return (output, try RecordFiles.newest(in: dir.url))
     }
 
     private static func scriptChecks(_ result: RequestResult) -> [String] {
@@ -61,9 +59,7 @@ import TestSupport
         ]))
         let output = try ReqRunBinary.run(["send", "one"], in: dir.url)
         #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
-        let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
-        let record = try JSONDecoder().decode(RunRecord.self, from: data)
+        let record = try RecordFiles.newest(in: dir.url)
         #expect(Self.scriptChecks(record.results[0]).map { $0.prefix(16) } == ["✓ header echoed", "✗ fails: Asserti"])
     }
 

@@ -69,8 +69,8 @@ import TestSupport
         // Balanced: groups hold 3 to 27 requests, so no part is more than a group away from 100.
         #expect(sizes.allSatisfy { abs($0 - 100) <= 27 }, "\(sizes)")
         // Files (as a CI merge job downloads them) and a run id, in any order.
-        let merged = try ReqRunBinary.run(["merge", ".reqrun/runs/\(shardIDs[2]).json", shardIDs[0], ".reqrun/runs/\(shardIDs[3]).json",
-                                           ".reqrun/runs/\(shardIDs[1]).json", "--report", "junit=out/merged.xml"], in: dir.url)
+        let merged = try ReqRunBinary.run(["merge", ".reqrun/runs/\(shardIDs[2]).jsonl", shardIDs[0], ".reqrun/runs/\(shardIDs[3]).jsonl",
+                                           ".reqrun/runs/\(shardIDs[1]).jsonl", "--report", "junit=out/merged.xml"], in: dir.url)
         #expect(merged.status == 3, "\(merged.stderr)")
         #expect(merged.stdout.contains("merged from"), "\(merged.stdout)")
         let joined = try record(dir)

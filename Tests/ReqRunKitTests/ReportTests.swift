@@ -35,6 +35,24 @@ import Testing
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"reqrun run 20261129-130000-000-abcd\" tests=\"4\" failures=\"1\" errors=\"1\" time=\""))
     }
 
+    /// A run of more than `HTMLReport.fullLimit` requests: what failed first, then each group cut after
+    /// `groupLimit` requests with a count of the rest.
+    @Test func theHTMLOfALargeRunShowsFailuresFirstAndCountsTheRest() {
+        let missed = ExpectationResult(description: "status is 201", passed: false, expected: "201", actual: "200", fieldPath: "e")
+        let results = (0..<1_500).map { i in
+            result(i, name: "r\(i)", group: [i < 1_000 ? "a" : "b"], expectations: i == 700 || i == 1_200 ? [missed] : [])
+        }
+        let html = HTMLReport.render(record(results))
+        #expect(html.contains("1500 requests: the 2 that failed first"))
+        #expect(html.components(separatedBy: "<details").count - 1 == 2 + 2 * HTMLReport.groupLimit)
+        let failures = html.range(of: "<h2>Failed: C › a</h2>")!, group = html.range(of: "<h2>C › a</h2>")!
+        #expect(failures.lowerBound < group.lowerBound)
+        #expect(html.contains("… and \(999 - HTMLReport.groupLimit) more in this group: \(999 - HTMLReport.groupLimit) passed, 0 skipped or not run."))
+        #expect(html.contains(">r1200<") && !html.contains(">r999<"))
+        // A small run keeps every request, in list order.
+        #expect(HTMLReport.render(record(Array(results.prefix(30)))).components(separatedBy: "<details").count - 1 == 30)
+    }
+
     @Test func htmlIsSelfContainedAndEscaped() {
         let html = HTMLReport.render(record([result(0, name: "<script>alert(1)</script>"), result(1, name: "b", total: 3000)]))
         #expect(!html.contains("<script>"))
@@ -77,6 +95,20 @@ import Testing
         #expect(diff.rows[1].statusChange == nil && diff.rows[1].outcomeChange == nil)
         #expect(diff.rows[2].statusChange == "200 → (absent)" && diff.rows[3].outcomeChange == "(absent) → passed")
     }
+
+    /// Issue 11: a diff names the Postman script assertions whose outcome changed, paired by name.
+    @Test func diffComparesScriptAssertionsByName() {
+        func scripted(_ outcomes: [(String, Bool)]) -> RequestResult {
+            var r = result(0, name: "a")
+            r.expectations = outcomes.map { ExpectationResult(description: $0.0, passed: $0.1, expected: "", actual: $0.1 ? "" : "boom", fieldPath: "", kind: "script") }
+            return r
+        }
+        let before = record([scripted([("status", true), ("body", true), ("gone", true)])])
+        let after = record([scripted([("body", false), ("status", true), ("new", true)])])
+        let row = RunDiff(before: before, after: after).rows[0]
+        #expect(row.assertionChanges == ["'body' passed → failed", "'new' (absent) → passed", "'gone' passed → (absent)"])
+        #expect(RunDiff(before: before, after: before).rows[0].assertionChanges.isEmpty)
+    }
 }
 
 @Suite struct RunStoreTests {
@@ -112,12 +144,23 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-runs-\(UUID().uuidString)/runs")
         defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try Data(#"{"format": 2}"#.utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0001.json"))
+        try Data(#"{"format": 3}"#.utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0001.json"))
         try Data("{\n  \"id\": ,".utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0002.json"))
+        try Data((#"{"format":3,"id":"20261129-120000-000-0003","line":"header","reqrunVersion":"9","selection":{"groups":[],"mode":"all","overriddenVariables":[]},"startedAt":"s","workspace":"/w"}"#
+                  + "\n").utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0003.jsonl"))
+        try Data((#"{"format":2,"id":"20261129-120000-000-0004","line":"header","reqrunVersion":"9","selection":{"groups":[],"mode":"all","overriddenVariables":[]},"startedAt":"s","workspace":"/w"}"#
+                  + "\n{\"index\": 1}\n{}\n").utf8).write(to: dir.appendingPathComponent("20261129-120000-000-0004.jsonl"))
         let store = RunStore(directory: dir)
         #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261129-120000-000-0001.json",
-                                                 "record format 2 is not supported by reqrun \(reqrunVersion) (it reads format 1)")) {
+                                                 "record format 3 is not supported by reqrun \(reqrunVersion) (it reads formats 1 and 2)")) {
             try store.load("20261129-120000-000-0001")
+        }
+        #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261129-120000-000-0003.jsonl",
+                                                 "record format 3 is not supported by reqrun \(reqrunVersion) (it reads formats 1 and 2)")) {
+            try store.load("20261129-120000-000-0003")
+        }
+        #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261129-120000-000-0004.jsonl", "line 2: missing field 'collection'")) {
+            try store.load("20261129-120000-000-0004")
         }
         let broken = try #require(throws: RunStoreError.self) { try store.load("20261129-120000-000-0002") }
         #expect(broken.description == ".reqrun/runs/20261129-120000-000-0002.json:2:9: expected a value, found character ','")

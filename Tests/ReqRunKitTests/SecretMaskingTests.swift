@@ -87,15 +87,23 @@ import Testing
         #expect(Set(found) == [String(basic.dropFirst(6)), "s3cret-pw", "c00kie-v"])
     }
 
-    @Test func aSecretLearnedLateIsMaskedInEarlierResultsEvenAroundAnEarlierOne() {
-        let pipeline = ResultPipeline(expectedCount: 2, showSecrets: false, inBackground: false, onResult: { _ in })
+    @Test func aSecretLearnedLateIsMaskedInEarlierResultsEvenAroundAnEarlierOne() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-late-\(UUID().lowercasedText)/.reqrun/runs")
+        try FileManager.default.createDirectory(at: dir.deletingLastPathComponent().deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let writer = try RecordWriter(store: RunStore(directory: dir), header: RunRecord(
+            id: "20261201-120000-000-0001", startedAt: "s", endedAt: "", reqrunVersion: "r", libcurlVersion: "", workspace: "/w",
+            selection: RunSelection(mode: "all"), results: []))
+        let pipeline = ResultPipeline(expectedCount: 2, showSecrets: false, inBackground: false, writer: writer, keep: true, onResult: { _ in })
         for url in ["http://h/?t=abcdef-gh", "http://h/?t=zzzzzzzz"] {
             pipeline.submit(RequestResult(index: 1, collection: "c", groupPath: ["g"], groupID: "x", name: "n", method: "GET",
                                           url: url, outcome: .response, error: nil), secrets: ["abcdef"])
         }
-        let (results, encoded) = pipeline.finish(lateSecrets: ["abcdef-gh", "zzzzzzzz"])
+        let results = pipeline.finish(lateSecrets: ["abcdef-gh", "zzzzzzzz"])
         #expect(results.map(\.url) == ["http://h/?t=****", "http://h/?t=****"])
-        #expect(!String(decoding: encoded.joined(), as: UTF8.self).contains("gh"))
+        try writer.finish(endedAt: "e", libcurlVersion: "", lateSecrets: ["abcdef-gh", "zzzzzzzz"], showSecrets: false)
+        let text = try String(contentsOf: writer.file, encoding: .utf8)
+        #expect(!text.contains("gh") && !text.contains("zzzz"))
     }
 
     @Test func handWrittenCredentialFieldsBecomeSecretsOfThePreparedRequest() throws {

@@ -133,6 +133,12 @@ import Testing
         #expect(merged.summary.total == 4 && merged.summary.passed == 4)
         #expect(merged.selection.merged == MergedShards(n: 2, by: "request", runs: ["a", "bb"]))
         #expect(merged.startedAt == one.startedAt && merged.endedAt == two.endedAt)
+        // Shards recorded with different environments are not one run (issue 17).
+        var staging = two
+        staging.environment = "staging"
+        #expect(throws: ShardError.mismatch("2", "1", "recorded with environment 'staging' against no environment")) {
+            try ShardMerge.merge([.init(source: "1", record: one), .init(source: "2", record: staging)], id: "m", workspace: "/m")
+        }
         // Positions that do not cover the selection are refused.
         let short = record("bb", shard: ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [0, 1]), names: ["r0", "r1"])
         #expect(throws: ShardError.inconsistent("2", "request 2 of the selection is in another shard too")) {

@@ -9,7 +9,8 @@ enum DiffCommand {
         discussion: """
             With no RUN: the last two runs (older → newer). With one RUN: that run and the one recorded before
             it. With two: the first, then the second. Requests are paired by collection, group path and name.
-            Each line shows a status change (200 → 500), an outcome change (passed → failed), 'body changed' when
+            Each line shows a status change (200 → 500), an outcome change (passed → failed), each Postman script
+            assertion whose outcome changed ('body ok' passed → failed, paired by name), 'body changed' when
             the bodies' SHA-256 differ (compared only when both bodies are text or JSON), and the change of total
             time in percent. Unchanged requests show only their time change; a request in only one run is marked
             + (added) or - (removed).
@@ -29,7 +30,7 @@ enum DiffCommand {
         let workspace = try WorkspaceContext.locate(arguments)
         let store = RunStore(directory: workspace.runsDirectory)
         let (before, after) = try pair(arguments.positionals, store)
-        let diff = RunDiff(before: before, after: after)
+        let diff = try RunDiff(before: before, after: after)
         let ignoreTime = arguments.flag("--ignore-time")
         if arguments.flag("--json") {
             terminal.out(json(diff, ignoreTime: ignoreTime))
@@ -57,14 +58,14 @@ enum DiffCommand {
 
     /// The two records to compare: the last two, RUN and the one before it, or the two named.
     /// - Throws: `RunStoreError` for an unknown or ambiguous run, or when there is no earlier run.
-    static func pair(_ names: [String], _ store: RunStore) throws -> (RunRecord, RunRecord) {
-        if names.count == 2 { return (try store.load(names[0]), try store.load(names[1])) }
+    static func pair(_ names: [String], _ store: RunStore) throws -> (RecordReader, RecordReader) {
+        if names.count == 2 { return (try store.open(names[0]), try store.open(names[1])) }
         let ids = try store.ids()  // newest first
-        let after = try store.load(names.first)
-        guard let position = ids.firstIndex(of: after.id), position + 1 < ids.count else {
-            throw RunStoreError.noEarlierRun(after.id)
+        let after = try store.open(names.first)
+        guard let position = ids.firstIndex(of: after.head.id), position + 1 < ids.count else {
+            throw RunStoreError.noEarlierRun(after.head.id)
         }
-        return (try store.load(ids[position + 1]), after)
+        return (try store.open(ids[position + 1]), after)
     }
 
     /// `status 200 → 500`, `passed → failed`, `body changed`: what changed, time apart.
@@ -72,12 +73,13 @@ enum DiffCommand {
         var parts: [String] = []
         if let change = row.statusChange { parts.append("status \(change)") }
         if let change = row.outcomeChange { parts.append(change) }
+        parts += row.assertionChanges
         if row.bodyChanged { parts.append("body changed") }
         return parts
     }
 
     /// `{"before": ID, "after": ID, "changed": N, "requests": [{"request", "change", "status", "outcome",
-    /// "bodyChanged", "bodyCompared", "timeChangePercent"}]}`: `change` is `added`, `removed`, `changed` or
+    /// "assertions", "bodyChanged", "bodyCompared", "timeChangePercent"}]}`: `change` is `added`, `removed`, `changed` or
     /// `unchanged`; `status` and `outcome` are `{"before", "after"}` when they changed.
     static func json(_ diff: RunDiff, ignoreTime: Bool) -> String {
         var writer = JSONWriter()
@@ -94,17 +96,19 @@ enum DiffCommand {
                     if row.statusChange != nil {
                         w.key("status")
                         w.object { w in
-                            w.field("before", RunDiff.Row.statusText(row.before))
-                            w.field("after", RunDiff.Row.statusText(row.after))
+                            w.field("before", row.before?.status ?? "(absent)")
+                            w.field("after", row.after?.status ?? "(absent)")
                         }
                     }
                     if row.outcomeChange != nil {
                         w.key("outcome")
                         w.object { w in
-                            w.field("before", RunDiff.Row.verdict(row.before))
-                            w.field("after", RunDiff.Row.verdict(row.after))
+                            w.field("before", row.before?.verdict ?? "(absent)")
+                            w.field("after", row.after?.verdict ?? "(absent)")
                         }
                     }
+                    let assertions = row.assertionChanges
+                    if !assertions.isEmpty { w.field("assertions", assertions) { w, change in w.string(change) } }
                     w.field("bodyCompared", row.bodyCompared)
                     w.field("bodyChanged", row.bodyChanged)
                     if !ignoreTime, let percent = row.timeChangePercent {

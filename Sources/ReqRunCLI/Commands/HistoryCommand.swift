@@ -37,7 +37,8 @@ enum HistoryCommand {
         var records: [RunRecord] = []
         for id in ids {
             do {
-                records.append(try store.load(id))
+                // The header and summary lines only (a format 2 record is never read whole here).
+                records.append(try store.open(id).head)
             } catch {
                 // One unreadable record does not hide the others.
                 terminal.warning("\(error)")

@@ -7,9 +7,9 @@ enum MergeCommand {
         name: "merge",
         abstract: "Join the run records of the shards of one run (run --shard K/N) into one recorded run.",
         discussion: """
-            Each RECORD is a record file (a path with a / or ending in .json, e.g. a CI artifact) or a run id of this
-            workspace. The records must be the shards of one selection: the same N, --shard-by, selection and
-            --shard-timings, every K from 1 to N once. The merged run has every result in list order, the counts
+            Each RECORD is a record file (a path with a / or ending in .jsonl or .json, e.g. a CI artifact) or a run id
+            of this workspace. The records must be the shards of one selection: the same N, --shard-by, selection,
+            --shard-timings and environment, every K from 1 to N once. The merged run has every result in list order, the counts
             summed and the shards' run ids (selection.merged); it is saved in .reqrun/runs/ like a run ('reqrun
             history', 'show', 'diff' and --shard-timings read it), and --report writes reports from it.
 
@@ -22,7 +22,7 @@ enum MergeCommand {
             .workspace,
         ],
         positional: .init(name: "RECORD", help: "The shards' run records: files or run ids.", repeating: true, optional: false),
-        examples: ["reqrun merge shards/*/*.json --report junit=results.xml",
+        examples: ["reqrun merge shards/*/*.jsonl --report junit=results.xml",
                    "reqrun merge 20261201-101500-123-4f2a 20261201-101500-456-9c1b"]
     ), run: run)
 
@@ -42,7 +42,7 @@ enum MergeCommand {
         let file = try runs.save(record)
         terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) shards")
         terminal.line(terminal.styled("run \(record.id) merged from \(parts.map { Terminal.sanitized($0.record.id) }.joined(separator: ", ")) recorded in \(workspace.displayPath(file))", .dim))
-        let reportsWritten = ReportRequest.writeAll(reports, record, terminal, standard)
+        let reportsWritten = try reports.isEmpty || ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
         if record.summary.errors > 0 { return .requestError }
         if record.summary.failed > 0 { return .expectationFailed }
         return reportsWritten ? .success : .ioError

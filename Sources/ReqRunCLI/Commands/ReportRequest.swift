@@ -51,17 +51,15 @@ struct ReportRequest {
     /// Writes each report of `record` (`run`, `merge`), saying where on `terminal`; one that fails is an
     /// `error:` line and does not cost the others (a CI job keeps what it can).
     /// - Returns: whether every report was written.
-    static func writeAll(_ reports: [ReportRequest], _ record: RunRecord, _ terminal: Terminal, _ standard: Terminal) -> Bool {
+    static func writeAll(_ reports: [ReportRequest], _ record: RecordReader, _ terminal: Terminal, _ standard: Terminal) -> Bool {
         var written = true
         // A report into /dev/stdout or /dev/fd/1 is written through a descriptor of its own: what is
         // buffered for stdout goes first.
         StandardOutput.shared.flush()
         for report in reports {
             do {
-                if let bytes = try report.write(record) {
-                    bytes.withUnsafeBytes { standard.outBytes($0) }
-                    continue
-                }
+                try report.write(record, standard: standard)
+                if report.toStandardOutput { continue }
                 terminal.line(terminal.styled("\(report.kind.rawValue) report written to \(Terminal.sanitized(report.path))", .dim))
             } catch {
                 terminal.error("\(error)")
@@ -74,22 +72,39 @@ struct ReportRequest {
     /// `-`: the report goes to standard output (and the run's console lines to standard error).
     var toStandardOutput: Bool { path == "-" }
 
-    /// Renders the report and writes it by the rule for files the user names (`UserFile`: a regular file is
-    /// replaced atomically, a device, FIFO or link written through; mode 0644, reports are meant to be shared).
-    /// For `-`, returns the bytes for standard output instead.
-    func write(_ record: RunRecord) throws -> [UInt8]? {
-        let text: String
-        switch kind {
-        case .junit: text = JUnitReport.render(record)
-        case .har: text = HARReport.render(record)
-        case .html: text = HTMLReport.render(record)
-        case .json:
-            text = String(decoding: record.jsonBytes(), as: UTF8.self)
+    /// Renders the report from `reader` (a result at a time: constant memory, `RecordSource`) and writes it
+    /// by the rule for files the user names (`UserFile`: a regular file is replaced atomically, a device, FIFO
+    /// or link written through; mode 0644, reports are meant to be shared), or for `-` to `standard`.
+    func write(_ reader: RecordReader, standard: Terminal) throws {
+        let render = { (out: ReportOutput) throws in
+            switch kind {
+            case .junit: try JUnitReport.write(reader, to: out)
+            case .har: try HARReport.write(reader, to: out)
+            case .html: try HTMLReport.write(reader, to: out)
+            case .json:
+                var head = reader.head
+                head.format = 1  // one document, format 1's shape (as `show --json`)
+                let results = reader.results()
+                head.writeJSON(results: results) { out.write(bytes: $0) }
+                out.flush()
+                if let error = results.error { throw error }
+            }
         }
-        if toStandardOutput { return Array(text.utf8) }
+        if toStandardOutput {
+            try render(ReportOutput(standard.outBytes))
+            return
+        }
         try createFolder()
-        try UserFile.write(Array(text.utf8), toPath: url.path, mode: 0o644)
-        return nil
+        var failure: (any Error)?
+        try UserFile.write(toPath: url.path, mode: 0o644) { output in
+            do {
+                try render(ReportOutput { output.write($0) })
+            } catch {
+                failure = error
+                output.fail(EIO)
+            }
+        }
+        if let failure { throw failure }
     }
 
     private var url: URL {

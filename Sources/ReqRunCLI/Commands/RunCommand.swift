@@ -156,27 +156,25 @@ enum RunCommand {
         configuration.runData = runData
         configuration.requestRules = rules
         configuration.maxRequests = try TransferOptions.count(arguments.value("--max-requests"), option: "--max-requests", command.spec)
-        // Older records make room for this run's while it runs: pruning after it took 1.3 ms at the end of a
-        // 1,000-request run (listing the folder, unlinking the oldest record). A run that fails to save its
-        // record therefore leaves one record fewer than the limit.
+        // Older records make room for this run's before it starts, since its record is written as it goes (a
+        // run that fails to save its record therefore leaves one record fewer than the limit).
         let runs = RunStore(directory: context.workspace.runsDirectory)
         let historyLimit = try context.historyLimit(terminal)
-        let pruning = DispatchGroup()
-        DispatchQueue.global(qos: .utility).async(group: pruning) { _ = try? runs.prune(keep: historyLimit - 1) }  // a link there fails the save below
+        _ = try? runs.prune(keep: historyLimit - 1)  // a link there fails the record below
         Interruption.install()
         let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
         console.followsOriginalMethod = rules.followsOriginalMethod
         let started = Date()
         console.start()
-        let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting) { result in
+        let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting,
+                             recordingIn: runs, keepResults: false) { result in
             console.show(result)
         }
         console.finish()
         let record = run.record
-        // The results, the collections and their requests are freed by the exit, not one by one (see there).
+        // The collections and their requests are freed by the exit, not one by one (see there).
         ProcessLifetime.keepUntilExit((run, references, context))
-        pruning.wait()
-        let file = try runs.save(record, encodedResults: run.encodedResults)
+        let file = try run.file!.get()
         CarriedCaptures.remember(run, context, terminal)
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
@@ -184,7 +182,16 @@ enum RunCommand {
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).
-        var reportFailed = !ReportRequest.writeAll(reports, record, terminal, standard)
+        // Reports are written from the record, read back a result at a time.
+        var reportFailed = false
+        if !reports.isEmpty {
+            do {
+                reportFailed = !ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
+            } catch {
+                terminal.error("\(error)")
+                reportFailed = true
+            }
+        }
         reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }

@@ -12,7 +12,8 @@ enum ShowCommand {
             request's list index (#3), its path (Group/Sub/Name, optionally starting with the collection name) or its
             name. Secrets show as **** unless --show-secrets.
             """,
-        options: [.init(name: "--json", valueName: nil, help: "Print the run record as stored."),
+        options: [.init(name: "--json", valueName: nil, help: "Print the run record as one JSON document (format 1's shape, whichever format its file has)."),
+                  .init(name: "--failed", valueName: nil, help: "Only the requests that failed: a missed check, an error or a script error."),
                   .init(name: "--curl", valueName: "REQUEST", help: "Print an equivalent curl command for this request instead."),
                   .init(name: "--var", valueName: "NAME=VALUE", help: "With --curl: set a variable.", repeatable: true),
                   .init(name: "--env", valueName: "NAME|FILE", help: "With --curl: the environment to use.", short: "-e"),
@@ -31,19 +32,28 @@ enum ShowCommand {
             return try curl(target, arguments, terminal)
         }
         let workspace = try WorkspaceContext.locate(arguments)
-        let record = try RunStore(directory: workspace.runsDirectory).load(arguments.positionals.first)
+        // Read a result at a time: a 100,000-request record is never whole in memory.
+        let reader = try RunStore(directory: workspace.runsDirectory).open(arguments.positionals.first)
+        let record = reader.head
+        let failedOnly = arguments.flag("--failed")
         if arguments.flag("--json") {
-            terminal.out(String(decoding: record.jsonBytes(), as: UTF8.self))
+            let results = reader.results(failedOnly: failedOnly)
+            var head = record
+            head.format = 1
+            head.writeJSON(results: results, to: terminal.outBytes)
+            if let error = results.error { throw error }
             return .success
         }
-                // A record is a file like any other (a cloned repository can carry one): its text is escaped too.
+        // A record is a file like any other (a cloned repository can carry one): its text is escaped too.
         let safe = { (text: String) in Terminal.sanitized(text) }
-        terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt))  selection: \(safe(record.selection.mode))")
-        for result in record.results {
+        terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(record.selection.mode))"
+                      + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
+        let results = reader.results(failedOnly: failedOnly)
+        while let result = try results.nextResult() {
             terminal.line()
             terminal.line(ResultLines.lines(result, terminal))
             terminal.line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
-                .joined(separator: " › "), .dim))
+                .joined(separator: " › ") + (result.iteration.map { "  (iteration \($0 + 1))" } ?? ""), .dim))
             if let timings = result.timings {
                 terminal.line("  " + VerboseExchange.timingsLine(timings))
             }

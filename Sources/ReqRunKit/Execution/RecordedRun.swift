@@ -8,7 +8,7 @@ public enum RecordedRun {
     /// What became of a run.
     public struct Outcome: Sendable {
         public var run: CompletedRun
-        /// The record's file, or why it could not be written (what `RunStore.save` throws): the requests were
+        /// The record's file, or why it could not be written (what `RecordWriter` throws): the requests were
         /// sent all the same.
         public var file: Result<URL, any Error>
         /// Why the captured values could not be kept in `CaptureStore`, if so (only after a saved record).
@@ -22,7 +22,7 @@ public enum RecordedRun {
     }
 
     /// Sends `references` with `Runner.run`, after removing the oldest records beyond `historyLimit - 1` (as
-    /// `run` does), saves the record in `workspace`'s runs and then its captured values.
+    /// `run` does), records the run in `workspace`'s runs as it goes (`RecordWriter`) and then keeps its captured values.
     /// - Parameters:
     ///   - scripting: runs the requests' Postman scripts (nil: none run).
     ///   - onResult: each masked result in list order, as it is done (on the calling thread or the pipeline's).
@@ -31,8 +31,9 @@ public enum RecordedRun {
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> Outcome {
         let runs = RunStore(directory: workspace.runsDirectory)
         _ = try? runs.prune(keep: max(0, historyLimit - 1))  // a link there fails the save below
-        let run = Runner.run(references, configuration: configuration, workspace: workspace, scripting: scripting, onResult: onResult)
-        var outcome = Outcome(run: run, file: Result { try runs.save(run.record, encodedResults: run.encodedResults) })
+        let run = Runner.run(references, configuration: configuration, workspace: workspace, scripting: scripting, recordingIn: runs,
+                             onResult: onResult)
+        var outcome = Outcome(run: run, file: run.file ?? .failure(RunStoreError.noRuns))
         if case .success = outcome.file {
             do throws(FileError) {
                 try CaptureStore(directory: workspace.stateDirectory).remember(run.capturedValues)

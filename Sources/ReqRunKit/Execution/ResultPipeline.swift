@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The work on a finished result that no later request waits for — masking its secrets, reporting it
-/// (`onResult`: the console line) and encoding it for the run record — kept off the path from one
+/// (`onResult`: the console line) and writing it to the run record (`RecordWriter`) — kept off the path from one
 /// transfer to the next. Measured with callgrind on 1,000 requests, it was about a sixth of a run's
 /// instructions.
 ///
@@ -20,11 +20,17 @@ final class ResultPipeline: @unchecked Sendable {
     /// Submitted, not yet processed or handed over (only touched by the submitting thread).
     private var pending: [Item?] = []
     private var nextPending = 0
-    /// Output, in order: touched by the submitting thread when `background` is nil, else only on `background`.
+    /// Output, in order, when results are kept (`keep`): touched by the submitting thread when `background` is
+    /// nil, else only on `background`.
     private var masked: [RequestResult] = []
     /// The secret values each of `masked` was masked with, so `finish` masks again only where one is new.
     private var maskedWith: [Set<String>] = []
-    private var encoded: [[UInt8]] = []
+    private let keep: Bool
+    /// Where each result goes as it is processed (the record), if anywhere.
+    let writer: RecordWriter?
+    /// When the writer last wrote its buffer (it writes at least every `flushInterval` while the run goes).
+    private var lastFlush = ContinuousClock.now
+    static let flushInterval = Duration.milliseconds(100)
     private let background: DispatchQueue?
     private let showSecrets: Bool
     private let onResult: @Sendable (RequestResult) -> Void
@@ -34,13 +40,19 @@ final class ResultPipeline: @unchecked Sendable {
     ///   - showSecrets: `--show-secrets`: nothing is masked.
     ///   - inBackground: process on a second thread, in batches (for `--parallel`).
     ///   - onResult: called with each masked result, in submission order, on either thread.
-    init(expectedCount: Int, showSecrets: Bool, inBackground: Bool, onResult: @escaping @Sendable (RequestResult) -> Void) {
+    ///   - writer: the run record, written result by result.
+    ///   - keep: keep every masked result for `finish` (runs of a few requests: `send`, the full-screen UI).
+    init(expectedCount: Int, showSecrets: Bool, inBackground: Bool, writer: RecordWriter?, keep: Bool,
+         onResult: @escaping @Sendable (RequestResult) -> Void) {
         self.showSecrets = showSecrets
         self.onResult = onResult
+        self.writer = writer
+        self.keep = keep
         background = inBackground ? DispatchQueue(label: "reqrun.results") : nil
-        masked.reserveCapacity(expectedCount)
-        maskedWith.reserveCapacity(expectedCount)
-        encoded.reserveCapacity(expectedCount)
+        if keep {
+            masked.reserveCapacity(expectedCount)
+            maskedWith.reserveCapacity(expectedCount)
+        }
     }
 
     /// Keeps `result` (not yet masked) with the secret values to mask in it. Call in list order.
@@ -56,19 +68,29 @@ final class ResultPipeline: @unchecked Sendable {
             if nextPending < pending.count { handOver() }
             return false
         }
-        guard let item = takeNext() else { return false }
+        guard let item = takeNext() else {
+            flushIfDue()
+            return false
+        }
         process(item)
         return true
     }
 
-    /// Processes what is left; returns every result masked, with its record JSON
-    /// (`RequestResult.jsonFragment()`), in submission order.
+    /// Writes the record's buffer when `flushInterval` has passed since it last did.
+    private func flushIfDue() {
+        guard let writer, ContinuousClock.now - lastFlush >= Self.flushInterval else { return }
+        writer.flush()
+        lastFlush = .now
+    }
+
+    /// Processes what is left; returns every result masked in submission order when they are kept (else
+    /// none; the writer masks the record again: `RecordWriter.finish`).
     /// - Parameter lateSecrets: secret values learned during the run (values that reached a credential,
     ///   captured cookies), masked again in every result that was masked without them: a token captured by
     ///   one request and sent as a credential by a later one, a cookie set by an earlier response that goes
     ///   out with requests that finished before the request capturing it did. Their console lines were
     ///   printed already; the record and reports are not.
-    func finish(lateSecrets: [String] = []) -> (results: [RequestResult], encoded: [[UInt8]]) {
+    func finish(lateSecrets: [String] = []) -> [RequestResult] {
         if let background {
             handOver()
             return background.sync { remask(lateSecrets) }
@@ -77,7 +99,7 @@ final class ResultPipeline: @unchecked Sendable {
         return remask(lateSecrets)
     }
 
-    private func remask(_ secrets: [String]) -> (results: [RequestResult], encoded: [[UInt8]]) {
+    private func remask(_ secrets: [String]) -> [RequestResult] {
         if !secrets.isEmpty && !showSecrets {
             for i in masked.indices {
                 let missing = secrets.filter { !maskedWith[i].contains($0) }
@@ -85,13 +107,10 @@ final class ResultPipeline: @unchecked Sendable {
                 // A new secret that holds one masked already is now spelled with the mask inside it.
                 let earlier = SecretMasker(values: Array(maskedWith[i]))
                 let again = SecretMasker(values: missing + missing.map { earlier.mask($0) }).mask(masked[i])
-                if again != masked[i] {
-                    masked[i] = again
-                    encoded[i] = again.jsonFragment()
-                }
+                if again != masked[i] { masked[i] = again }
             }
         }
-        return (masked, encoded)
+        return masked
     }
 
     private func takeNext() -> Item? {
@@ -109,15 +128,19 @@ final class ResultPipeline: @unchecked Sendable {
         let handoff = Batch(batch)
         background?.async { [self] in
             for item in handoff.take() { process(item) }
+            flushIfDue()
         }
     }
 
     private func process(_ item: Item) {
         let result = SecretMasker(values: item.secrets, enabled: !showSecrets).mask(item.result)
         onResult(result)
-        encoded.append(result.jsonFragment())
-        masked.append(result)
-        maskedWith.append(Set(item.secrets))
+        let secrets = Set(item.secrets)
+        writer?.append(result, encoded: RecordLines.result(result), maskedWith: secrets)
+        if keep {
+            masked.append(result)
+            maskedWith.append(secrets)
+        }
     }
 
     /// Carries a batch to the second thread (results are values; nothing else holds them).

@@ -12,11 +12,14 @@ public enum Runner {
     /// - Parameter onResult: called for each request in list order, as soon as it and every request before
     ///   it are done, with the masked result, soon after (`ResultPipeline`: while the run waits for the network,
     ///   or with `parallel` > 1 on a second thread).
-    /// - Returns: the run record, secrets masked unless `showSecrets` (not yet saved: see `RunStore.save`),
-    ///   with its results' JSON already encoded.
-    /// - Parameter scripting: runs the requests' Postman scripts (`Request.eventScripts`); nil: they are not run.
+    /// - Returns: the run record, secrets masked unless `showSecrets`, with its results when `keepResults`
+    ///   (else none: they are in the record's file).
+    /// - Parameters:
+    ///   - scripting: runs the requests' Postman scripts (`Request.eventScripts`); nil: they are not run.
+    ///   - store: where the record is written as the run goes (`RecordWriter`); nil: nowhere.
+    ///   - keepResults: keep every result in memory for the caller (`CompletedRun.record.results`).
     public static func run(_ references: [RequestReference], configuration: RunConfiguration, workspace: Workspace,
-                           scripting: RequestScripting? = nil,
+                           scripting: RequestScripting? = nil, recordingIn store: RunStore? = nil, keepResults: Bool = true,
                            onResult: @escaping @Sendable (RequestResult) -> Void = { _ in }) -> CompletedRun {
         // Each iteration (`--iterations`, `--iteration-data`) runs the selection again: iteration i is positions
         // i × count ..< (i + 1) × count.
@@ -25,25 +28,39 @@ public enum Runner {
         let flow = scripting != nil && FlowControl.isUsed(in: selection) ? FlowControl(selection: selection, iterations: configuration.runData.count) : nil
         var configuration = configuration
         if flow != nil { configuration.parallel = 1 }
-        let references = flow.map { flow in flow.first.map { [flow.selection[$0.index]] } ?? [] }
-            ?? (configuration.runData.count == 1 ? selection : Array(repeating: selection, count: configuration.runData.count).flatMap { $0 })
+        let references = flow.map { flow in RunSequence(flow.first.map { [flow.selection[$0.index]] } ?? [], repeats: 1) }
+            ?? RunSequence(selection, repeats: configuration.runData.count)
+        let started = Date()
+        let header = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: "", reqrunVersion: reqrunVersion,
+                               libcurlVersion: "", workspace: workspace.root.path, environment: configuration.environment?.name,
+                               selection: configuration.selection, results: [])
+        // A record that cannot be made costs the record, not the run: the error comes with the run's end.
+        let writer = store.map { store in Result { () throws(FileError) in try RecordWriter(store: store, header: header) } }
         let pipeline = ResultPipeline(expectedCount: references.count, showSecrets: configuration.showSecrets,
-                                      inBackground: configuration.parallel > 1, onResult: onResult)
-        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting, flow: flow)
-        let started = scheduler.runStart
+                                      inBackground: configuration.parallel > 1, writer: try? writer?.get(), keep: keepResults, onResult: onResult)
+        var scheduler = Scheduler(references: references, configuration: configuration, pipeline: pipeline, scripting: scripting, flow: flow,
+                                  runStart: started)
         scheduler.run()
         let captured = scheduler.captured
         // Secret variables whose values scripts changed are masked with their new values too.
         let secretNames = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
         let scriptSecrets = [scheduler.scriptVariables.globals, scheduler.scriptVariables.environment, scheduler.scriptVariables.local]
             .flatMap { values in secretNames.compactMap { values[$0] } }
-        let (results, encoded) = pipeline.finish(lateSecrets: scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets)
-        let record = RunRecord(id: RunID.make(started), startedAt: RunID.iso8601(started), endedAt: RunID.iso8601(Date()),
-                               reqrunVersion: reqrunVersion, libcurlVersion: scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "",
-                               workspace: workspace.root.path, environment: configuration.environment?.name,
-                               selection: configuration.selection, results: results)
-        return CompletedRun(record: record, encodedResults: encoded, scriptVariables: scheduler.scriptVariables,
-                            capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), record: record),
+        let lateSecrets = scheduler.runSecrets + captured.secretNames.compactMap { captured.values[$0] } + scriptSecrets
+        let results = pipeline.finish(lateSecrets: lateSecrets)
+        var record = header
+        (record.endedAt, record.libcurlVersion) = (RunID.iso8601(Date()), scheduler.usedLibcurl ? HTTPExecutor.libcurlVersion : "")
+        record.results = results
+        record.summary = pipeline.writer?.summary ?? RunSummary(results)
+        let file = writer.map { writer in
+            Result { () throws -> URL in
+                try writer.get().finish(endedAt: record.endedAt, libcurlVersion: record.libcurlVersion, lateSecrets: lateSecrets,
+                                        showSecrets: configuration.showSecrets)
+            }
+        }
+        let origins = pipeline.writer.map(\.captureOrigins) ?? CompletedRun.captureOrigins(results)
+        return CompletedRun(record: record, file: file, scriptVariables: scheduler.scriptVariables,
+                            capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), run: record.id, origins: origins),
                             requestLimitReached: scheduler.limitReached ? scheduler.limitMessage : nil)
     }
 
@@ -90,7 +107,8 @@ public enum Runner {
     /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     /// - Parameter runAlone: false: only the waits for captured variables (what `ShardPartition` must keep in
     ///   one part), not the cookie and script rules above.
-    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration, runAlone: Bool = true) -> [Set<Int>] {
+    static func dependencies(_ references: some RandomAccessCollection<RequestReference>, _ configuration: RunConfiguration,
+                             runAlone: Bool = true) -> [Set<Int>] {
         // Without captures nothing waits: skip finding every request's variables.
         guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty || !$0.request.eventScripts.isEmpty }) else {
             return Array(repeating: [], count: references.count)
@@ -124,11 +142,12 @@ public enum Runner {
     }
 }
 
-/// A finished run: its record and, for `RunStore.save`, each result's record JSON
-/// (`RequestResult.jsonFragment()`), encoded while the run went on.
+/// A finished run: its record (with its results when they were kept) and the record's file.
 public struct CompletedRun: Sendable {
     public var record: RunRecord
-    public var encodedResults: [[UInt8]]
+    /// The record's file, or why it could not be written (the requests were sent all the same); nil when the
+    /// run was not recorded.
+    public var file: Result<URL, any Error>?
     /// What the run's scripts set, for `--export-environment` and `--export-globals`.
     public var scriptVariables = ScriptVariables()
     /// The run's captured values as captured (not masked), for `CaptureStore`.
@@ -163,19 +182,20 @@ private struct Job {
 /// them as their transfers complete.
 private struct Scheduler {
     /// Grows as the run goes with `setNextRequest` (`flow`).
-    var references: [RequestReference]
+    var references: RunSequence
     let configuration: RunConfiguration
     var dependencies: [Set<Int>]
     /// Whether any request captures a variable (then results are finished before the next request starts).
     let hasCaptures: Bool
     /// Whether any request may be sent again until it passes (its result is only known after `finish`).
     let hasPolls: Bool
-    let runStart = Date()
+    let runStart: Date
     let pipeline: ResultPipeline
     /// Finished results, not yet masked, with the secret values to mask in them, until `report` moves them
-    /// on to the pipeline (positions before `reported`).
-    var results: [RequestResult?]
-    var secrets: [[String]]
+    /// on to the pipeline in list order (positions before `reported`): a reorder buffer as deep as the results
+    /// that finished before an earlier one, not an array of the whole run (a result takes about 550 bytes).
+    var results: [Int: RequestResult] = [:]
+    var secrets: [Int: [String]] = [:]
     var captured = VariableLayer.captures()
     /// Every value that reached a credential so far (auth fields, credential header fields as sent, URL user
     /// information, captured cookies), in the order learned: secrets for the rest of the run, and masked again
@@ -191,7 +211,7 @@ private struct Scheduler {
     /// When each job waiting to be sent again (`--retry`) is due, by position. Kept apart from `jobs` so
     /// that each wait looks at these few rather than copying every job in flight (perf showed the copies).
     var retryAt: [Int: ContinuousClock.Instant] = [:]
-    var notStarted: [Int]
+    var notStarted: PendingPositions
     var reported = 0
     var stoppedBy: RequestResult?
     var executor: HTTPExecutor?
@@ -205,8 +225,9 @@ private struct Scheduler {
     /// OAuth 2.0 tokens requested in this run (one token request for all the requests with the same parameters).
     let oauth2Tokens: OAuth2TokenCache
 
-    init(references: [RequestReference], configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
-         flow: FlowControl?) {
+    init(references: RunSequence, configuration: RunConfiguration, pipeline: ResultPipeline, scripting: RequestScripting?,
+         flow: FlowControl?, runStart: Date) {
+        self.runStart = runStart
         self.scripting = scripting
         self.flow = flow
         self.oauth2Tokens = OAuth2TokenCache(options: configuration.options)
@@ -219,9 +240,7 @@ private struct Scheduler {
         self.dependencies = Runner.dependencies(references, configuration)
         self.hasCaptures = flow != nil || references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
-        self.results = Array(repeating: nil, count: references.count)
-        self.secrets = Array(repeating: [], count: references.count)
-        self.notStarted = Array(references.indices)
+        self.notStarted = PendingPositions(Array(references.indices))
         let perIteration = max(1, references.count / configuration.runData.count)
         self.iterations = flow != nil ? references.map { _ in 0 } : references.indices.map { $0 / perIteration }
     }
@@ -682,8 +701,6 @@ private struct Scheduler {
         references.append(flow.selection[step.index])
         steps.append(step)
         iterations.append(step.iteration)
-        results.append(nil)
-        secrets.append([])
         dependencies.append([])
         notStarted.append(references.count - 1)
     }
@@ -692,9 +709,8 @@ private struct Scheduler {
     private mutating func report() {
         // Moved, not copied: a copy of a result retains and later releases each of its two dozen strings and
         // arrays, which showed in profiles of 1,000-request runs (perf).
-        while reported < results.count, results[reported] != nil {
-            pipeline.submit(results[reported].take()!, secrets: secrets[reported])
-            secrets[reported] = []
+        while let result = results.removeValue(forKey: reported) {
+            pipeline.submit(result, secrets: secrets.removeValue(forKey: reported) ?? [])
             reported += 1
         }
     }

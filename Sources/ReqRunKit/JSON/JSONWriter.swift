@@ -20,6 +20,8 @@ public struct JSONWriter: ~Copyable {
     /// Open containers, innermost last; bit `depth - 1` of `hasItems` says whether that one has an item yet.
     private var depth = 0
     private var hasItems: UInt64 = 0
+    /// No line feeds nor indentation, `"key":value`: one JSON text per line (JSON Lines, run records of format 2).
+    private var compact = false
 
     /// - Parameter capacity: the expected size in bytes (saves regrowing the buffer).
     public init(capacity: Int = 4096) {
@@ -34,6 +36,12 @@ public struct JSONWriter: ~Copyable {
         self.init(capacity: capacity)
         precondition(depth < 64, "JSONWriter nests at most 64 levels")
         self.depth = depth
+    }
+
+    /// A writer of compact JSON (no line feeds, `"key":value`), for one line of a JSON Lines file.
+    public init(capacity: Int = 4096, compact: Bool) {
+        self.init(capacity: capacity)
+        self.compact = compact
     }
 
     /// A writer that passes its output to `sink` in order, in chunks of up to `bufferSize` bytes (a longer
@@ -118,6 +126,10 @@ public struct JSONWriter: ~Copyable {
 
     @inline(__always)
     private mutating func newline(comma: Bool = false) {
+        if compact {
+            if comma { append(UInt8(ascii: ",")) }
+            return
+        }
         let skip = comma ? 0 : 1
         append(Self.separator.utf8Start + skip, 2 - skip + 2 * depth)
     }
@@ -172,7 +184,7 @@ public struct JSONWriter: ~Copyable {
         nextItem()
         append(UInt8(ascii: "\""))
         append(key)
-        append("\": ")
+        if compact { append("\":") } else { append("\": ") }
     }
 
     /// A JSON string literal (RFC 8259 §7: quote, reverse solidus and control characters escaped; other

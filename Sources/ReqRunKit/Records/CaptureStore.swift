@@ -70,15 +70,25 @@ public struct CaptureStore: Sendable {
 }
 
 extension CompletedRun {
-    /// Each variable captured by the end of the run, with the last request that captured it; a secret when
-    /// it came from a cookie, reached a credential, or the record masked something in it.
-    static func values(_ captured: VariableLayer, credentials: Set<String>, record: RunRecord) -> [CapturedValue] {
+    /// Each variable captured by the end of the run, with the last request that captured it (`origins`: its
+    /// name and the value as recorded); a secret when it came from a cookie, reached a credential, or the
+    /// record masked something in it.
+    static func values(_ captured: VariableLayer, credentials: Set<String>, run: String,
+                       origins: [String: (request: String, value: String)]) -> [CapturedValue] {
         captured.values.keys.sorted().map { name in
             let value = captured.values[name]!
-            let recorded = record.results.last { $0.captures.contains { $0.variable == name && $0.value != nil } }
-            let recordedValue = recorded?.captures.last { $0.variable == name && $0.value != nil }?.value
-            return CapturedValue(variable: name, value: value, run: record.id, request: recorded?.name ?? "",
-                                 secret: captured.secretNames.contains(name) || credentials.contains(value) || recordedValue != value)
+            let recorded = origins[name]
+            return CapturedValue(variable: name, value: value, run: run, request: recorded?.request ?? "",
+                                 secret: captured.secretNames.contains(name) || credentials.contains(value) || recorded?.value != value)
         }
+    }
+
+    /// For each captured variable, the last of `results` that captured a value: its name and the value recorded.
+    static func captureOrigins(_ results: [RequestResult]) -> [String: (request: String, value: String)] {
+        var origins: [String: (request: String, value: String)] = [:]
+        for result in results {
+            for capture in result.captures { if let value = capture.value { origins[capture.variable] = (result.name, value) } }
+        }
+        return origins
     }
 }

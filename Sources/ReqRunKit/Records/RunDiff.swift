@@ -1,61 +1,148 @@
 import Foundation
 
-/// What changed between two runs, request by request: status, expectation outcome, body hash and time.
+/// What changed between two runs, request by request: status, expectation outcome, each Postman script
+/// assertion, body hash and time.
 ///
 /// Requests are matched by collection, group path and name (the n-th request with the same key in one run
 /// matches the n-th in the other), so a reordered collection still pairs them; in runs with iterations, by
-/// iteration too (`label` ends in ` [iteration N]`).
+/// iteration too (`label` ends in ` [iteration N]`). Script assertions (`pm.test`) are matched by name within
+/// a request the same way (issue 11: a test that turned red is named, not only its request).
+///
+/// Each side keeps only what is compared (`Side`, about a hundred bytes a request), read one result at a
+/// time: two 100,000-request runs are compared without loading either record whole, with one dictionary
+/// lookup per request.
 public struct RunDiff: Sendable, Equatable {
+    /// What a diff compares of one result.
+    public struct Side: Sendable, Equatable {
+        /// `200`, or the outcome when there was no response (`transportError`…).
+        public var status: String
+        /// `passed`, `failed`, `error`, `skipped` or `not run`.
+        public var verdict: String
+        /// The body's SHA-256, when it was recorded as text (`utf8`): only text bodies are compared.
+        public var textBodySHA256: String?
+        /// Total time in microseconds, when sent.
+        public var total: Int?
+        /// Each script assertion: its name (the n-th of a name suffixed ` (n)`) and whether it passed.
+        public var assertions: [Assertion]
+
+        public struct Assertion: Sendable, Equatable {
+            public var name: String
+            /// `passed`, `failed` or `skipped`.
+            public var outcome: String
+        }
+
+        public init(_ result: RequestResult) {
+            self.init(DiffLine(result))
+        }
+
+        init(_ line: DiffLine) {
+            status = line.response.map { String($0.status) } ?? line.outcome.rawValue
+            verdict = Row.verdict(outcome: line.outcome, passed: line.passed)
+            textBodySHA256 = line.response.flatMap { $0.body.encoding == "utf8" ? $0.bodySHA256 : nil }
+            total = line.timings?.total
+            var seen: [String: Int] = [:]
+            assertions = line.expectations.filter { $0.kind == "script" || $0.kind == "script-skipped" }.map { e in
+                seen[e.description, default: 0] += 1
+                let n = seen[e.description]!
+                return Assertion(name: n == 1 ? e.description : "\(e.description) (\(n))",
+                                 outcome: e.kind == "script-skipped" ? "skipped" : e.passed ? "passed" : "failed")
+            }
+        }
+    }
+
+    /// The fields of a result line a diff reads: decoding only these is several times faster than a whole
+    /// `RequestResult` (100,000 lines: seconds less).
+    struct DiffLine: Decodable {
+        var collection: String
+        var groupPath: [String]
+        var name: String
+        var iteration: Int?
+        var outcome: RequestResult.Outcome
+        var passed: Bool
+        var response: Response?
+        var timings: Total?
+        var expectations: [Expectation]
+
+        struct Response: Decodable {
+            var status: Int
+            var bodySHA256: String
+            var body: Body
+            struct Body: Decodable { var encoding: String }
+        }
+        struct Total: Decodable { var total: Int }
+        struct Expectation: Decodable {
+            var description: String
+            var passed: Bool
+            var kind: String?
+        }
+
+        init(_ r: RequestResult) {
+            (collection, groupPath, name, iteration, outcome, passed) = (r.collection, r.groupPath, r.name, r.iteration, r.outcome, r.passed)
+            response = r.response.map { Response(status: $0.status, bodySHA256: $0.bodySHA256, body: .init(encoding: $0.body.encoding)) }
+            timings = r.timings.map { Total(total: $0.total) }
+            expectations = r.expectations.map { Expectation(description: $0.description, passed: $0.passed, kind: $0.kind) }
+        }
+    }
+
     public struct Row: Sendable, Equatable {
         /// `Collection › group › request`.
         public var label: String
         /// Nil when the request is only in the other run.
-        public var before: RequestResult?
-        public var after: RequestResult?
+        public var before: Side?
+        public var after: Side?
 
         /// `200 → 500`, or nil when the same.
         public var statusChange: String? {
-            let a = Self.statusText(before), b = Self.statusText(after)
+            let a = before?.status ?? "(absent)", b = after?.status ?? "(absent)"
             return a == b ? nil : "\(a) → \(b)"
         }
 
         /// `passed → failed`, or nil when the same.
         public var outcomeChange: String? {
-            let a = Self.verdict(before), b = Self.verdict(after)
+            let a = before?.verdict ?? "(absent)", b = after?.verdict ?? "(absent)"
             return a == b ? nil : "\(a) → \(b)"
+        }
+
+        /// The script assertions whose outcome changed, in the later run's order then the earlier's:
+        /// `'status is 200' passed → failed`, `(absent)` for one only in one run. Empty when the request is
+        /// only in one run.
+        public var assertionChanges: [String] {
+            guard let before, let after else { return [] }
+            var changes: [String] = []
+            let old = Dictionary(before.assertions.map { ($0.name, $0.outcome) }, uniquingKeysWith: { a, _ in a })
+            let new = Set(after.assertions.map(\.name))
+            for assertion in after.assertions where old[assertion.name] != assertion.outcome {
+                changes.append("'\(assertion.name)' \(old[assertion.name] ?? "(absent)") → \(assertion.outcome)")
+            }
+            for assertion in before.assertions where !new.contains(assertion.name) {
+                changes.append("'\(assertion.name)' \(assertion.outcome) → (absent)")
+            }
+            return changes
         }
 
         /// True when both bodies can be compared: both responses recorded their content as text (JSON
         /// included: `encoding` `utf8`). Binary content (images, archives) is not compared: a changed hash
         /// there is mostly noise (timestamps, compression).
-        public var bodyCompared: Bool {
-            before?.response?.body.encoding == "utf8" && after?.response?.body.encoding == "utf8"
-        }
+        public var bodyCompared: Bool { before?.textBodySHA256 != nil && after?.textBodySHA256 != nil }
 
         /// True when both bodies are text (`bodyCompared`) and their SHA-256 differ.
-        public var bodyChanged: Bool {
-            guard bodyCompared, let a = before?.response?.bodySHA256, let b = after?.response?.bodySHA256 else { return false }
-            return a != b
-        }
+        public var bodyChanged: Bool { bodyCompared && before?.textBodySHA256 != after?.textBodySHA256 }
 
         /// Change of total time in percent (+12.5 is 12.5 % slower), when both were sent.
         public var timeChangePercent: Double? {
-            guard let a = before?.timings?.total, let b = after?.timings?.total, a > 0 else { return nil }
+            guard let a = before?.total, let b = after?.total, a > 0 else { return nil }
             return (Double(b) - Double(a)) / Double(a) * 100
-        }
-
-        /// `200`, the outcome when there was no response, `(absent)`.
-        public static func statusText(_ result: RequestResult?) -> String {
-            guard let result else { return "(absent)" }
-            if let status = result.response?.status { return String(status) }
-            return result.outcome.rawValue
         }
 
         /// `passed`, `failed`, `error`, `skipped`, `not run` or `(absent)`.
         public static func verdict(_ result: RequestResult?) -> String {
             guard let result else { return "(absent)" }
-            switch result.outcome {
-            case .response: return result.passed ? "passed" : "failed"
+            return verdict(outcome: result.outcome, passed: result.passed)
+        }
+
+        static func verdict(outcome: RequestResult.Outcome, passed: Bool) -> String {
+            switch outcome {
+            case .response: return passed ? "passed" : "failed"
             case .skipped: return "skipped"
             case .notRun: return "not run"
             case .invalid, .transportError, .scriptError: return "error"
@@ -63,28 +150,66 @@ public struct RunDiff: Sendable, Equatable {
         }
     }
 
+    /// The two records' heads (their `results` are not kept).
     public var before: RunRecord
     public var after: RunRecord
     public var rows: [Row]
 
     public init(before: RunRecord, after: RunRecord) {
+        var a = before, b = after
+        (a.results, b.results) = ([], [])
+        self.init(before: a, beforeResults: before.results, after: b, afterResults: after.results)
+    }
+
+    /// Compares two records read one result at a time.
+    /// - Throws: `RunStoreError` when a record cannot be read.
+    public init(before: RecordReader, after: RecordReader) throws {
+        self.before = before.head
+        self.after = after.head
+        rows = []
+        try compare(Self.lines(before), Self.lines(after))
+    }
+
+    /// A record's results as `DiffLine`s, one at a time.
+    private static func lines(_ reader: RecordReader) -> () throws -> DiffLine? {
+        let stream = reader.results()
+        if reader.format == 1 { return { try stream.nextResult().map(DiffLine.init) } }
+        return { try stream.nextLine(as: DiffLine.self) }
+    }
+
+    init(before: RunRecord, beforeResults: some Sequence<RequestResult>, after: RunRecord, afterResults: some Sequence<RequestResult>) {
         self.before = before
         self.after = after
-        func keyed(_ record: RunRecord) -> [(key: String, result: RequestResult)] {
-            var seen: [String: Int] = [:]
-            return record.results.map { result in
-                // In iterated runs, the same request of the same iteration pairs.
-                let base = ([result.collection] + result.groupPath + [result.name]).joined(separator: " › ")
-                    + (result.iteration.map { " [iteration \($0 + 1)]" } ?? "")
-                seen[base, default: 0] += 1
-                return (seen[base]! == 1 ? base : "\(base) (\(seen[base]!))", result)
+        rows = []
+        var a = beforeResults.makeIterator(), b = afterResults.makeIterator()
+        compare({ a.next().map(DiffLine.init) }, { b.next().map(DiffLine.init) })
+    }
+
+    private mutating func compare(_ before: () throws -> DiffLine?, _ after: () throws -> DiffLine?) rethrows {
+        var rowOf: [String: Int] = [:]
+        var seen: [String: Int] = [:]
+        while let result = try before() {
+            let key = Self.key(result, &seen)
+            rowOf[key] = rows.count
+            rows.append(Row(label: key, before: Side(result), after: nil))
+        }
+        seen = [:]
+        while let result = try after() {
+            let key = Self.key(result, &seen)
+            if let row = rowOf[key] {
+                rows[row].after = Side(result)
+            } else {
+                rows.append(Row(label: key, before: nil, after: Side(result)))
             }
         }
-        let a = keyed(before), b = keyed(after)
-        var rows = a.map { pair in Row(label: pair.key, before: pair.result, after: b.first { $0.key == pair.key }?.result) }
-        for pair in b where !a.contains(where: { $0.key == pair.key }) {
-            rows.append(Row(label: pair.key, before: nil, after: pair.result))
-        }
-        self.rows = rows
+    }
+
+    /// `Collection › group › name`, ` [iteration N]` in iterated runs, ` (n)` for the n-th with that key.
+    private static func key(_ result: DiffLine, _ seen: inout [String: Int]) -> String {
+        let base = ([result.collection] + result.groupPath + [result.name]).joined(separator: " › ")
+            + (result.iteration.map { " [iteration \($0 + 1)]" } ?? "")
+        seen[base, default: 0] += 1
+        let n = seen[base]!
+        return n == 1 ? base : "\(base) (\(n))"
     }
 }

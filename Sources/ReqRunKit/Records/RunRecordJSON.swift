@@ -8,16 +8,17 @@ extension RunRecord {
         return w.finish()
     }
 
-    /// The same JSON as `jsonBytes()`, passed to `output` through a 64 KiB buffer.
-    /// - Parameter encodedResults: `results[i].jsonFragment()` for each result, when already made (the
-    ///   runner encodes results during the run, off the thread that drives the transfers); else encoded here.
-    public func writeJSON(to output: AtomicFile.Output, encodedResults: [[UInt8]]? = nil) {
-        var w = JSONWriter(sink: { output.write($0) })
-        write(&w, encodedResults: encodedResults)
+    /// The record's JSON (as `jsonBytes()`) with `results` in place of its own, passed to `sink` in order
+    /// through a 64 KiB buffer: the results are read one at a time (`show --json` of a format 2 record).
+    public func writeJSON(results: some Sequence<RequestResult>, to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var w = JSONWriter(sink: sink)
+        write(&w, results: results)
         w.finishToSink()
     }
 
-    func write(_ w: inout JSONWriter, encodedResults: [[UInt8]]? = nil) {
+    func write(_ w: inout JSONWriter) { write(&w, results: results) }
+
+    func write(_ w: inout JSONWriter, results: some Sequence<RequestResult>) {
         w.object { w in
             w.field("endedAt", endedAt)
             w.field("environment", environment)
@@ -25,31 +26,38 @@ extension RunRecord {
             w.field("id", id)
             w.field("libcurlVersion", libcurlVersion)
             w.field("reqrunVersion", reqrunVersion)
-            if let encodedResults {
-                precondition(encodedResults.count == results.count, "one encoded result per result")
-                w.field("results", encodedResults) { w, bytes in w.raw(bytes) }
-            } else {
-                w.field("results", results) { w, r in r.write(&w) }
-            }
-            w.field("selection", object: { w in
-                w.field("groups", selection.groups) { w, g in w.object { w in w.field("id", g.id); w.field("path", g.path) } }
-                if let merged = selection.merged { w.key("merged"); merged.write(&w) }
-                w.field("mode", selection.mode)
-                if let named = selection.named { w.field("named", named) { w, path in w.string(path) } }
-                w.field("overriddenVariables", selection.overriddenVariables) { w, name in w.string(name) }
-                if let shard = selection.shard { w.key("shard"); shard.write(&w) }
-            })
+            w.field("results", results) { w, r in r.write(&w) }
+            w.key("selection"); selection.write(&w)
             w.field("startedAt", startedAt)
-            w.field("summary", object: { w in
-                w.field("errors", summary.errors)
-                w.field("failed", summary.failed)
-                w.field("notRun", summary.notRun)
-                w.field("passed", summary.passed)
-                w.field("responded", summary.responded)
-                w.field("skipped", summary.skipped)
-                w.field("total", summary.total)
-            })
+            w.key("summary"); summary.write(&w)
             w.field("workspace", workspace)
+        }
+    }
+}
+
+extension RunSelection {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            w.field("groups", groups) { w, g in w.object { w in w.field("id", g.id); w.field("path", g.path) } }
+            if let merged { w.key("merged"); merged.write(&w) }
+            w.field("mode", mode)
+            if let named { w.field("named", named) { w, path in w.string(path) } }
+            w.field("overriddenVariables", overriddenVariables) { w, name in w.string(name) }
+            if let shard { w.key("shard"); shard.write(&w) }
+        }
+    }
+}
+
+extension RunSummary {
+    func write(_ w: inout JSONWriter) {
+        w.object { w in
+            w.field("errors", errors)
+            w.field("failed", failed)
+            w.field("notRun", notRun)
+            w.field("passed", passed)
+            w.field("responded", responded)
+            w.field("skipped", skipped)
+            w.field("total", total)
         }
     }
 }
@@ -62,7 +70,8 @@ extension RequestResult {
         return w.fragment()
     }
 
-    func write(_ w: inout JSONWriter) {
+    /// - Parameter line: a line of a format 2 record: with `"line": "result"`.
+    func write(_ w: inout JSONWriter, line: Bool = false) {
         w.object { w in
             w.field("attempts", attempts)
             w.field("captures", captures) { w, c in
@@ -87,6 +96,7 @@ extension RequestResult {
             w.field("groupPath", groupPath) { w, name in w.string(name) }
             w.field("index", index)
             w.field("iteration", iteration)
+            if line { w.field("line", "result") }
             w.field("method", method)
             w.field("name", name)
             w.field("outcome", outcome.rawValue)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Run records in `.reqrun/runs/`: one JSON file per run, named `<run id>.json`, mode 0600 (responses may
-/// hold secrets), written atomically but without `fsync` (they are a log: see `AtomicFile.write`'s `durable`;
-/// the saved state keeps its `fsync`s). The folder and its parent (`.reqrun`) are reqrun's own and are never
+/// Run records in `.reqrun/runs/`: one file per run, mode 0600 (responses may hold secrets): `<run id>.jsonl`
+/// (format 2, JSON Lines written as the run goes, `RecordWriter`), or `<run id>.json` (format 1, one JSON
+/// document, reqrun before format 2; still read), without `fsync` (they are a log: see `AtomicFile.write`'s
+/// `durable`; the saved state keeps its `fsync`s). The folder and its parent (`.reqrun`) are reqrun's own and are never
 /// followed through symbolic links, nor is a record file (`PrivateDirectory`): a link there is an error.
 public struct RunStore: Sendable {
     public let directory: URL
@@ -14,16 +15,18 @@ public struct RunStore: Sendable {
         try PrivateDirectory.open(directory, ownComponents: 2, create: create)
     }
 
-    /// Writes `record` as pretty JSON with sorted keys (`RunRecord.writeJSON`, streamed to the file).
+    /// The file name of a record: `<id>.jsonl` for format 2 (JSON Lines, `RecordWriter`), `<id>.json` for format 1.
+    public static func fileName(_ id: String, format: Int) -> String { id + (format == 2 ? ".jsonl" : ".json") }
+
+    /// Writes `record` whole as a format 2 record (`RecordWriter`: what `reqrun merge` joined; a run streams
+    /// its own as it goes).
     /// - Returns: the file written.
     /// - Throws: `FileError` when the folder or file cannot be written, or one of them is a symbolic link.
-    /// - Parameter encodedResults: the results' JSON when already encoded (`CompletedRun`).
     @discardableResult
-    public func save(_ record: RunRecord, encodedResults: [[UInt8]]? = nil) throws -> URL {
-        let name = "\(record.id).json"
-        guard let folder = try folder(create: true) else { throw FileError(path: directory.path, operation: "create the folder", errno: ENOENT) }
-        try folder.write(name, mode: 0o600, durable: false) { record.writeJSON(to: $0, encodedResults: encodedResults) }
-        return directory.appendingPathComponent(name)
+    public func save(_ record: RunRecord) throws(FileError) -> URL {
+        let writer = try RecordWriter(store: self, header: record)
+        for result in record.results { writer.append(result, encoded: RecordLines.result(result), maskedWith: []) }
+        return try writer.finish(endedAt: record.endedAt, libcurlVersion: record.libcurlVersion, lateSecrets: [], showSecrets: false)
     }
 
     /// How many run records a workspace keeps unless `reqrun history --keep N` saved another number.
@@ -40,7 +43,10 @@ public struct RunStore: Sendable {
     public func prune(keep: Int) throws(FileError) -> [String] {
         guard let folder = try folder(create: false) else { return [] }
         let old = Array(Self.ids(in: folder).dropFirst(max(0, keep)))
-        for id in old { folder.remove("\(id).json") }
+        for id in old {
+            folder.remove(Self.fileName(id, format: 2))
+            folder.remove(Self.fileName(id, format: 1))
+        }
         folder.removeStaleTemporaries()
         return old
     }
@@ -52,19 +58,28 @@ public struct RunStore: Sendable {
         return Self.ids(in: folder)
     }
 
-    /// The regular files named `<run id>.json` (a symbolic link is not a record: it is never followed).
+    /// The regular files named `<run id>.jsonl` or `<run id>.json` (a symbolic link is not a record: it is
+    /// never followed).
     private static func ids(in folder: PrivateDirectory) -> [String] {
         // readdir(3) rather than FileManager: the file type comes with each entry (no stat per file), and
         // pruning lists the folder after every run (0.7 ms for 100 records with FileManager, perf).
         folder.entries().compactMap { name, entry in
-            guard entry == .file, name.hasSuffix(".json"), RunID.isRunID(String(name.dropLast(5))) else { return nil }
-            return String(name.dropLast(5))
+            guard entry == .file else { return nil }
+            let id = name.hasSuffix(".jsonl") ? name.dropLast(6) : name.hasSuffix(".json") ? name.dropLast(5) : name[...]
+            return id.count < name.count && RunID.isRunID(String(id)) ? String(id) : nil
         }.sorted(by: >)
     }
 
-    /// Loads one record by id, a unique id prefix, or nil for the newest.
+    /// Loads one record whole by id, a unique id prefix, or nil for the newest.
     /// - Throws: `RunStoreError` when there is none, the prefix is ambiguous, or the file cannot be decoded.
     public func load(_ idOrPrefix: String?) throws -> RunRecord {
+        try open(idOrPrefix).record()
+    }
+
+    /// Opens one record by id, a unique id prefix, or nil for the newest, to read in pieces.
+    /// - Parameter counting: see `RecordReader.init`.
+    /// - Throws: `RunStoreError` when there is none, the prefix is ambiguous, or the file cannot be read.
+    public func open(_ idOrPrefix: String?, counting: Bool = true) throws -> RecordReader {
         guard let folder = try folder(create: false) else { throw idOrPrefix.map { RunStoreError.unknownRun($0) } ?? RunStoreError.noRuns }
         let all = Self.ids(in: folder)
         let id: String
@@ -79,11 +94,17 @@ public struct RunStore: Sendable {
             guard let newest = all.first else { throw RunStoreError.noRuns }
             id = newest
         }
-        if let size = folder.size("\(id).json"), let reason = FileSizeBound.runRecord.refusal(size: size) {
-            throw RunStoreError.tooLarge(".reqrun/runs/\(id).json", reason)
+        return try open(id: id, in: folder, counting: counting)
+    }
+
+    /// The record of `id`, format 2 first.
+    private func open(id: String, in folder: PrivateDirectory, counting: Bool) throws -> RecordReader {
+        for format in [2, 1] {
+            let name = Self.fileName(id, format: format)
+            guard let descriptor = try folder.openForReading(name) else { continue }
+            return try RecordReader(descriptor: descriptor, file: ".reqrun/runs/\(name)", counting: counting)
         }
-        guard let bytes = try folder.read("\(id).json") else { throw RunStoreError.unknownRun(id) }
-        return try Self.decode(bytes, file: ".reqrun/runs/\(id).json")
+        throw RunStoreError.unknownRun(id)
     }
 
     /// A record from its JSON; `file` names it in errors.
@@ -92,7 +113,7 @@ public struct RunStore: Sendable {
         let data = Data(bytes)
         do {
             if case .success(let format) = Self.format(data), format != 1 {
-                throw RunStoreError.unreadable(file, "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads format 1)")
+                throw RunStoreError.unreadable(file, "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads formats 1 and 2)")
             }
             return try JSONDecoder().decode(RunRecord.self, from: data)
         } catch let error as RunStoreError {

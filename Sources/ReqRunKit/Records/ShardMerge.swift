@@ -19,7 +19,8 @@ public enum ShardMerge {
     ///   - id: the merged run's id (`RunID.make`).
     ///   - workspace: the workspace folder it is saved in.
     /// - Throws: `ShardError` when a record is not a part, the parts are not of one selection (N, unit,
-    ///   selection, its size, the timings that balanced it), a part is given twice or one is missing.
+    ///   selection, its size, the timings that balanced it) or not of one environment, a part is given twice
+    ///   or one is missing.
     public static func merge(_ parts: [Part], id: String, workspace: String) throws(ShardError) -> RunRecord {
         guard let first = parts.first else { throw ShardError.noRecords }
         var shards: [ShardRecord] = []
@@ -37,6 +38,9 @@ public enum ShardMerge {
                 shard.selected != reference.selected ? "a selection of \(shard.selected) requests against \(reference.selected)" : nil,
                 shard.timings != reference.timings ? "balanced by \(shard.timings ?? "request counts") against \(reference.timings ?? "request counts")" : nil,
                 !sameSelection(part.record.selection, first.record.selection) ? "another selection (\(describe(part.record.selection)) against \(describe(first.record.selection)))" : nil,
+                // Shards run against different servers or credentials are not one run (issue 17).
+                part.record.environment != first.record.environment
+                    ? "recorded with \(environment(part.record)) against \(environment(first.record))" : nil,
             ].compactMap { $0 }
             if let difference = differs.first {
                 throw ShardError.mismatch(part.source, first.source, difference)
@@ -75,6 +79,11 @@ public enum ShardMerge {
 
     private static func sameSelection(_ a: RunSelection, _ b: RunSelection) -> Bool {
         a.mode == b.mode && a.groups == b.groups && a.named == b.named && a.overriddenVariables == b.overriddenVariables
+    }
+
+    /// `environment 'staging'`, or `no environment`.
+    private static func environment(_ record: RunRecord) -> String {
+        record.environment.map { "environment '\($0)'" } ?? "no environment"
     }
 
     private static func describe(_ selection: RunSelection) -> String {

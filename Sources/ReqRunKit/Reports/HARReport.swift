@@ -14,13 +14,35 @@ import Foundation
 /// 1970, `opcode` 1 or 2, `data` the text, or base64 for binary, up to the record's 64 KiB).
 public enum HARReport {
     public static func render(_ record: RunRecord) -> String {
-        let entries = record.results.filter { $0.request != nil }.flatMap { HARTransfers.hops($0, pageref: record.id) + [entry($0, pageref: record.id)] }
+        ReportOutput.text { (try? write(record, to: $0)) ?? () }
+    }
+
+    /// Writes the HAR of `source` to `out`, one result at a time: the log without entries is encoded once and
+    /// each entry goes in its `entries` array as it is encoded (indented as the rest).
+    /// - Throws: what reading the record throws.
+    public static func write(_ source: some RecordSource, to out: ReportOutput) throws {
+        let record = source.head
         let page = HAR.Page(startedDateTime: record.startedAt, id: record.id, title: "reqrun run \(record.id)", pageTimings: .init())
         let log = HAR(log: .init(version: "1.2", creator: .init(name: "reqrun", version: record.reqrunVersion),
-                                 pages: [page], entries: entries, comment: "reqrun run \(record.id)"))
+                                 pages: [page], entries: [], comment: "reqrun run \(record.id)"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(log)) ?? Data(), as: UTF8.self) + "\n"
+        let empty = String(decoding: (try? encoder.encode(log)) ?? Data(), as: UTF8.self)
+        guard let open = empty.range(of: "\"entries\" : ["),
+              let close = empty[open.upperBound...].firstIndex(where: { !$0.isWhitespace }) else { return }
+        out.write(String(empty[..<open.upperBound]))
+        var first = true
+        try source.forEach { result in
+            guard result.request != nil else { return }
+            for entry in HARTransfers.hops(result, pageref: record.id) + [entry(result, pageref: record.id)] {
+                let text = String(decoding: (try? encoder.encode(entry)) ?? Data(), as: UTF8.self)
+                let indented = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "      " + $0 }
+                out.write((first ? "\n" : ",\n") + indented.joined(separator: "\n"))
+                first = false
+            }
+        }
+        out.write((first ? "" : "\n    ") + String(empty[close...]) + "\n")
+        out.flush()
     }
 
     private static func entry(_ result: RequestResult, pageref: String) -> HAR.Entry {

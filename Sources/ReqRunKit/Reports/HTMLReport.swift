@@ -7,12 +7,34 @@ import Foundation
 /// (`HTMLRequestDetails`), a WebSocket request's conversation one line per frame
 /// (`WebSocketConversationHTML`). The waterfall's time axis is logarithmic (`position`), so one slow request does not
 /// squash the others into slivers. Counts that are zero are not coloured; the layout wraps on a narrow window.
+///
+/// A run of more than `fullLimit` requests stays a page a browser opens: the requests that failed come first,
+/// in full (up to `fullLimit` of them), then each group's first `groupLimit` other requests and a count of
+/// the rest. The page is written from the record in passes that read one result at a time (`RecordSource`).
 public enum HTMLReport {
+    /// The most requests a page shows in full: every request of a run up to this size.
+    public static let fullLimit = 1_000
+    /// In a larger run, how many of each group's requests that did not fail are shown in full.
+    public static let groupLimit = 20
+
     public static func render(_ record: RunRecord) -> String {
+        ReportOutput.text { (try? write(record, to: $0)) ?? () }
+    }
+
+    /// Writes the page of `source` to `out`.
+    /// - Throws: what reading the record throws.
+    public static func write(_ source: some RecordSource, to out: ReportOutput) throws {
+        let record = source.head
+        var (end, total, failures) = (1, 0, 0)
+        try source.forEach { result in
+            end = max(end, (result.startOffset ?? 0) + (result.timings?.total ?? 0))
+            total += 1
+            if result.isFailure { failures += 1 }
+        }
         let s = record.summary
         let verdict = s.failed + s.errors == 0 ? "passed" : "failed"
         let count = { (n: Int, word: String, style: String) in "<span class=\"\(n > 0 ? style : "zero")\">\(n) \(word)</span>" }
-        var html = """
+        let html = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -46,26 +68,57 @@ public enum HTMLReport {
             <p class="muted">\(XMLText.escape(record.startedAt)) → \(XMLText.escape(record.endedAt)) · selection: \(XMLText.escape(record.selection.mode))\(record.environment.map { " · environment: " + XMLText.escape($0) } ?? "") · reqrun \(XMLText.escape(record.reqrunVersion))</p>
             <p class="summary"><span>\(s.total) requests</span>\(count(s.passed, "passed", "passed"))\(count(s.failed, "failed", "failed"))\(count(s.errors, s.errors == 1 ? "error" : "errors", "error"))\(count(s.skipped, "skipped", "skipped"))\(s.notRun > 0 ? count(s.notRun, "not run", "skipped") : "")</p>
             <p><label><input type="checkbox" id="failures-only" onchange="document.body.classList.toggle('failures-only', this.checked)"> show only failures</label></p>
-            <p class="legend muted">waterfall (log time axis, 0 to \(String(format: "%.1f ms", Double(span(record)) / 1000))):<span class="dns"></span>DNS<span class="connect"></span>connect<span class="tls"></span>TLS<span class="wait"></span>waiting<span class="receive"></span>receiving</p>
+            <p class="legend muted">waterfall (log time axis, 0 to \(String(format: "%.1f ms", Double(end) / 1000))):<span class="dns"></span>DNS<span class="connect"></span>connect<span class="tls"></span>TLS<span class="wait"></span>waiting<span class="receive"></span>receiving</p>
 
             """
-        let span = Double(span(record))
+        out.write(html)
+        let span = Double(end)
         var heading: [String]?
-        for result in record.results {
+        func headed(_ result: RequestResult, prefix: String = "") {
             let path = [result.collection] + result.groupPath
-            if path != heading {
-                heading = path
-                html += "<h2>\(XMLText.escape(path.joined(separator: " › ")))</h2>\n"
-            }
-            html += row(result, span: span)
+            guard path != heading else { return }
+            heading = path
+            out.write("<h2>\(prefix)\(XMLText.escape(path.joined(separator: " › ")))</h2>\n")
         }
-        html += "</body>\n</html>\n"
-        return html
-    }
-
-    /// Microseconds from the run's start to the end of its last transfer (at least 1).
-    static func span(_ record: RunRecord) -> Int {
-        max(record.results.map { ($0.startOffset ?? 0) + ($0.timings?.total ?? 0) }.max() ?? 1, 1)
+        if total <= fullLimit {
+            try source.forEach { result in
+                headed(result)
+                out.write(row(result, span: span))
+            }
+        } else {
+            out.write("<p class=\"muted\">\(total) requests: the \(failures > fullLimit ? "first \(fullLimit) of the \(failures)" : "\(failures)") that failed first, "
+                      + "then each group's first \(groupLimit) other requests and a count of the rest (<code>reqrun show \(XMLText.escape(record.id))</code> "
+                      + "lists every request, <code>--failed</code> only those that failed).</p>\n")
+            var shown = 0
+            if failures > 0 {
+                try source.scan(from: nil) { _, result in
+                    guard result.isFailure else { return true }
+                    headed(result, prefix: "Failed: ")
+                    out.write(row(result, span: span))
+                    shown += 1
+                    return shown < fullLimit
+                }
+                if failures > shown { out.write("<p class=\"muted\">… and \(failures - shown) more that failed.</p>\n") }
+            }
+            heading = nil
+            var (inGroup, passed, skipped) = (0, 0, 0)
+            func rest() {
+                if passed + skipped > 0 {
+                    out.write("<p class=\"muted rest\">… and \(passed + skipped) more in this group: \(passed) passed, \(skipped) skipped or not run.</p>\n")
+                }
+                (inGroup, passed, skipped) = (0, 0, 0)
+            }
+            try source.forEach { result in
+                if [result.collection] + result.groupPath != heading { rest() }
+                headed(result)
+                guard !result.isFailure else { return }
+                inGroup += 1
+                if inGroup <= groupLimit { out.write(row(result, span: span)) } else if result.outcome == .response { passed += 1 } else { skipped += 1 }
+            }
+            rest()
+        }
+        out.write("</body>\n</html>\n")
+        out.flush()
     }
 
     private static func row(_ result: RequestResult, span: Double) -> String {

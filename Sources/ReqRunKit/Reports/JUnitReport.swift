@@ -15,54 +15,100 @@ import Foundation
 /// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion.
 /// In an iterated run each testcase's name ends in ` (iteration N)` and it has the property `iteration` N
 /// (from 1).
+///
+/// Written from the record in two passes that read one result at a time (`RecordSource`): the first counts
+/// each suite and notes where its requests are, the second writes each suite's testcases from there.
 public enum JUnitReport {
     public static func render(_ record: RunRecord) -> String {
-        var suites: [(name: String, results: [RequestResult])] = []
-        for result in record.results {
+        ReportOutput.text { (try? write(record, to: $0)) ?? () }
+    }
+
+    /// What the first pass keeps of a suite: counts, and where each stretch of its requests starts.
+    private struct Suite {
+        var name: String
+        var counts = RunSummary([])
+        var scripts = ScriptCounts()
+        var microseconds = 0
+        /// (position, count) of each stretch of consecutive results in this suite (an iterated run has one
+        /// per iteration).
+        var stretches: [(start: Int, count: Int)] = []
+    }
+
+    /// Writes the report of `source` to `out`.
+    /// - Throws: what reading the record throws.
+    public static func write(_ source: some RecordSource, to out: ReportOutput) throws {
+        let record = source.head
+        var suites: [Suite] = []
+        var suiteIndex: [String: Int] = [:]
+        var all = ScriptCounts(), microseconds = 0
+        var current: Int?
+        try source.scan(from: nil) { position, result in
             let name = ([result.collection] + result.groupPath).joined(separator: "/")
-            if let index = suites.firstIndex(where: { $0.name == name }) {
-                suites[index].results.append(result)
-            } else {
-                suites.append((name, [result]))
+            let index = suiteIndex[name] ?? {
+                suites.append(Suite(name: name))
+                suiteIndex[name] = suites.count - 1
+                return suites.count - 1
+            }()
+            if current == index { suites[index].stretches[suites[index].stretches.count - 1].count += 1 } else {
+                suites[index].stretches.append((position, 1))
             }
+            current = index
+            suites[index].counts.add(result)
+            suites[index].scripts.add(result)
+            all.add(result)
+            let time = result.timings?.total ?? 0
+            suites[index].microseconds += time
+            microseconds += time
+            return true
         }
         let timestamp = String(record.startedAt.prefix(19))  // YYYY-MM-DDTHH:MM:SS, UTC, as Ant's schema wants
         let summary = record.summary
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let all = ScriptCounts(record.results)
-        xml += "<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total + all.tests)\" failures=\"\(summary.failed + all.adjustment)\" "
-            + "errors=\"\(summary.errors)\" time=\"\(seconds(record.results))\">\n"
+        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.write("<testsuites name=\"reqrun run \(record.id)\" tests=\"\(summary.total + all.tests)\" failures=\"\(summary.failed + all.adjustment)\" "
+            + "errors=\"\(summary.errors)\" time=\"\(seconds(microseconds))\">\n")
         for (index, suite) in suites.enumerated() {
-            let counts = RunSummary(suite.results), scripts = ScriptCounts(suite.results)
-            xml += "  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total + scripts.tests)\" "
+            let counts = suite.counts, scripts = suite.scripts
+            out.write("  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total + scripts.tests)\" "
                 + "failures=\"\(counts.failed + scripts.adjustment)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun)\" "
-                + "time=\"\(seconds(suite.results))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n"
+                + "time=\"\(seconds(suite.microseconds))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n")
             var seen: [String: Int] = [:]
-            for result in suite.results {
-                let key = result.iteration.map { "\(result.name)\u{0}\($0)" } ?? result.name
-                seen[key, default: 0] += 1
-                let name = (seen[key]! == 1 ? result.name : "\(result.name) (\(seen[key]!))") + iterationSuffix(result)
-                let classname = className([result.collection] + result.groupPath)
-                xml += "    <testcase name=\"\(XMLText.escape(name))\" classname=\"\(XMLText.escape(classname))\" "
-                    + "time=\"\(seconds([result]))\">\n"
-                xml += body(result)
-                xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
-                xml += "    </testcase>\n"
-                for assertion in result.expectations where assertion.kind != nil {
-                    xml += "    <testcase name=\"\(XMLText.escape(assertion.description + iterationSuffix(result)))\" "
-                        + "classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
-                        if assertion.kind == "script-skipped" {
-                        xml += "      <skipped/>\n"
-                    } else if !assertion.passed {
-                        xml += "      <failure message=\"\(XMLText.escape(assertion.actual))\" type=\"script\">"
-                            + XMLText.escape("\(assertion.fieldPath): \(assertion.actual)") + "</failure>\n"
-                    }
-                    xml += "    </testcase>\n"
+            for stretch in suite.stretches {
+                var left = stretch.count
+                try source.scan(from: stretch.start) { _, result in
+                    testcases(result, &seen, out)
+                    left -= 1
+                    return left > 0
                 }
             }
-            xml += "  </testsuite>\n"
+            out.write("  </testsuite>\n")
         }
-        return xml + "</testsuites>\n"
+        out.write("</testsuites>\n")
+        out.flush()
+    }
+
+    /// A request's testcase, then one per script assertion.
+    private static func testcases(_ result: RequestResult, _ seen: inout [String: Int], _ out: ReportOutput) {
+        let key = result.iteration.map { "\(result.name)\u{0}\($0)" } ?? result.name
+        seen[key, default: 0] += 1
+        let name = (seen[key]! == 1 ? result.name : "\(result.name) (\(seen[key]!))") + iterationSuffix(result)
+        let classname = className([result.collection] + result.groupPath)
+        var xml = "    <testcase name=\"\(XMLText.escape(name))\" classname=\"\(XMLText.escape(classname))\" "
+            + "time=\"\(seconds(result.timings?.total ?? 0))\">\n"
+        xml += body(result)
+        xml += "      <system-out>\(XMLText.escape(summaryLine(result)))</system-out>\n"
+        xml += "    </testcase>\n"
+        for assertion in result.expectations where assertion.kind != nil {
+            xml += "    <testcase name=\"\(XMLText.escape(assertion.description + iterationSuffix(result)))\" "
+                + "classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
+            if assertion.kind == "script-skipped" {
+                xml += "      <skipped/>\n"
+            } else if !assertion.passed {
+                xml += "      <failure message=\"\(XMLText.escape(assertion.actual))\" type=\"script\">"
+                    + XMLText.escape("\(assertion.fieldPath): \(assertion.actual)") + "</failure>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        out.write(xml)
     }
 
     /// Names joined by `.`, the dots inside each written as `․` (U+2024), so the last dot is the last join.
@@ -104,8 +150,8 @@ public enum JUnitReport {
         return line
     }
 
-    private static func seconds(_ results: [RequestResult]) -> String {
-        String(format: "%.3f", Double(results.reduce(0) { $0 + ($1.timings?.total ?? 0) }) / 1_000_000)
+    private static func seconds(_ microseconds: Int) -> String {
+        String(format: "%.3f", Double(microseconds) / 1_000_000)
     }
 }
 
@@ -116,13 +162,11 @@ private struct ScriptCounts {
     var tests = 0
     var adjustment = 0
 
-    init(_ results: [RequestResult]) {
-        for result in results {
-            let scripted = result.expectations.filter { $0.kind != nil }
-            tests += scripted.count
-            adjustment += scripted.filter { !$0.passed }.count
-            let ownFailure = result.expectations.contains { !$0.passed && $0.kind == nil } || result.captures.contains { $0.error != nil }
-            if result.outcome == .response, !result.passed, !ownFailure { adjustment -= 1 }
-        }
+    mutating func add(_ result: RequestResult) {
+        let scripted = result.expectations.filter { $0.kind != nil }
+        tests += scripted.count
+        adjustment += scripted.filter { !$0.passed }.count
+        let ownFailure = result.expectations.contains { !$0.passed && $0.kind == nil } || result.captures.contains { $0.error != nil }
+        if result.outcome == .response, !result.passed, !ownFailure { adjustment -= 1 }
     }
 }

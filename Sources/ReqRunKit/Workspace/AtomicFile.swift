@@ -64,6 +64,9 @@ extension AtomicFile {
 
         init(fd: Int32) { self.fd = fd }
 
+        /// Makes the write fail with `code` (what was read to copy could not be): nothing is renamed into place.
+        public func fail(_ code: Int32) { if failedWith == nil { failedWith = code } }
+
         public func write(_ bytes: UnsafeRawBufferPointer) {
             var offset = 0
             while failedWith == nil, offset < bytes.count {

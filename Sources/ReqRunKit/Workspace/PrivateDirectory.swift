@@ -115,6 +115,25 @@ public final class PrivateDirectory {
         }
     }
 
+    /// Opens the regular file `name` for reading, never through a link; nil when it is missing.
+    /// - Returns: the descriptor, which the caller closes.
+    /// - Throws: `FileError` when it is a link or not a regular file, or cannot be opened.
+    public func openForReading(_ name: String) throws(FileError) -> Int32? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else {
+            if errno == ENOENT { return nil }
+            throw refusal(name, operation: "read", errno: errno)
+        }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            close(file)
+            if isFolder { throw FileError(path: pathOf(name), operation: "read", errno: EISDIR) }
+            throw FileError(path: pathOf(name), operation: "read", reason: "it is not a regular file")
+        }
+        return file
+    }
+
     /// Writes `name` atomically (`AtomicFile`, from this folder's descriptor). A symbolic link at `name` is
     /// refused rather than replaced, so it stays visible to whoever put it there.
     public func write(_ name: String, mode: mode_t, durable: Bool = true, contents: (AtomicFile.Output) -> Void) throws(FileError) {

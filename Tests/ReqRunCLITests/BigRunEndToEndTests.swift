@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import ReqRunKit
+import TestSupport
+
+/// Runs whose record is streamed (issue 17 §1): memory that does not grow with the run, `show --failed`,
+/// iterations in `show`, records of format 1 still read, and the record written as the run goes.
+@Suite struct BigRunEndToEndTests {
+    /// A workspace of `count` GETs of nginx's `/` in groups of 1,000.
+    private func workspace(_ count: Int) throws -> TemporaryDirectory {
+        let nginx = try TestServers.nginxHTTP()
+        let dir = try TemporaryDirectory()
+        let groups = stride(from: 0, to: count, by: 1000).map { start in
+            #"{"name": "g\#(start / 1000)", "requests": ["# + (start..<min(count, start + 1000)).map { #"{"name": "r\#($0)", "url": "\#(nginx)/?i=\#($0)"}"# }
+                .joined(separator: ",") + "]}"
+        }
+        try dir.write("collections/big.json", #"{"name": "Big", "groups": [\#(groups.joined(separator: ","))]}"#)
+        return dir
+    }
+
+    /// Peak resident memory in KiB of `reqrun ARGUMENTS` (GNU time's `Maximum resident set size`).
+    private func peakKiB(_ arguments: [String], in dir: TemporaryDirectory) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-v", ReqRunBinary.url.path] + arguments
+        process.currentDirectoryURL = dir.url
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text.suffix(500))")
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+        return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// Before format 2 a run kept every result to its end: about 5.6 KB a request (20,000 requests: over
+    /// 100 MiB more than 1,000). Now the growth is what the collection itself takes.
+    @Test func memoryStaysFlatOverTwentyThousandRequests() throws {
+        let small = try workspace(1_000), big = try workspace(20_000)
+        let base = try peakKiB(["run", "--all", "--parallel", "16"], in: small)
+        let peak = try peakKiB(["run", "--all", "--parallel", "16"], in: big)
+        #expect(peak - base < 24 * 1024, "1,000 requests: \(base) KiB, 20,000: \(peak) KiB")
+        let record = try RecordFiles.newest(in: big.url)
+        #expect(record.results.count == 20_000 && record.summary.passed == 20_000)
+        #expect(record.results.map(\.index) == Array(0..<20_000))
+    }
+
+    @Test func showFailedListsOnlyWhatFailedWithItsIteration() throws {
+        let nginx = try TestServers.nginxHTTP()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"name": "fine", "url": "\(nginx)/"},
+              {"name": "wrong", "url": "\(nginx)/", "expect": [{"status": 201}]}]}]}
+            """)
+        #expect(try ReqRunBinary.run(["run", "--all", "--iterations", "2"], in: dir.url).status == 1)
+        let shown = try ReqRunBinary.run(["show", "--failed"], in: dir.url)
+        #expect(shown.status == 0)
+        #expect(!shown.stdout.contains("C › g › fine"))
+        #expect(shown.stdout.contains("C › g › wrong  (iteration 1)") && shown.stdout.contains("C › g › wrong  (iteration 2)"))
+        #expect(try ReqRunBinary.run(["show"], in: dir.url).stdout.contains("C › g › fine  (iteration 2)"))
+        let json = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--failed", "--json"], in: dir.url).stdout.utf8))
+        #expect(json.results.map(\.name) == ["wrong", "wrong"] && json.summary.total == 4)
+    }
+
+    /// A record written by reqrun before format 2 (`<id>.json`, one document) is still listed, shown and
+    /// compared with a new one.
+    @Test func formatOneRecordsAreStillShownAndCompared() throws {
+        let dir = try workspace(3)
+        #expect(try ReqRunBinary.run(["run", "--all"], in: dir.url).status == 0)
+        var old = try RecordFiles.newest(in: dir.url)
+        old.id = "20200101-000000-000-0001"
+        old.results[1].response?.status = 500
+        try dir.write(".reqrun/runs/\(old.id).json", String(decoding: old.jsonBytes(), as: UTF8.self))
+        let history = try ReqRunBinary.run(["history"], in: dir.url)
+        #expect(history.stdout.contains(old.id))
+        #expect(try ReqRunBinary.run(["show", old.id], in: dir.url).stdout.contains("run \(old.id)"))
+        let diff = try ReqRunBinary.run(["diff", old.id, String(try #require(history.stdout.split(separator: "\n").dropFirst().first?.prefix(24)))],
+                                        in: dir.url)
+        #expect(diff.stdout.contains("Big › g0 › r1  status 500 → 200"), "\(diff.stdout)")
+    }
+
+    /// The header line is on disk while the run goes: a run stopped by SIGTERM leaves a complete record.
+    @Test func theRecordIsWrittenAsTheRunGoes() throws {
+        let dir = try workspace(20_000)
+        let running = try ReqRunBinary.start(["run", "--all"], in: dir.url)
+        var header: String?
+        for _ in 0..<100 where header == nil {
+            Thread.sleep(forTimeInterval: 0.05)
+            let runs = dir.url.appendingPathComponent(".reqrun/runs")
+            if let name = try? FileManager.default.contentsOfDirectory(atPath: runs.path).first(where: { $0.hasSuffix(".jsonl") }) {
+                header = try? String(contentsOf: runs.appendingPathComponent(name), encoding: .utf8).split(separator: "\n").first.map(String.init)
+            }
+        }
+        running.send(signal: SIGTERM)
+        let output = running.finish()
+        #expect(output.status == 143)
+        #expect(header?.contains(#""line":"header""#) == true)
+        let record = try RecordFiles.newest(in: dir.url)
+        #expect(record.results.count == 20_000 && record.summary.notRun > 0 && record.endedAt != "")
+    }
+}

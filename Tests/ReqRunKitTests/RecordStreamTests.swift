@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+/// Run records of format 2 (`RecordWriter`, `RecordReader`): JSON Lines written as the run goes.
+@Suite struct RecordStreamTests {
+    /// `.reqrun/runs` of a new workspace folder.
+    private func folder() -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-stream-\(UUID().lowercasedText)")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root.appendingPathComponent(".reqrun/runs")
+    }
+
+    private func header(_ id: String = "20261201-120000-000-0001") -> RunRecord {
+        RunRecord(id: id, startedAt: "2026-12-01T12:00:00.000Z", endedAt: "", reqrunVersion: "r", libcurlVersion: "",
+                  workspace: "/w", environment: "dev", selection: RunSelection(mode: "all"), results: [])
+    }
+
+    private func result(_ index: Int, body: String = "ok", outcome: RequestResult.Outcome = .response) -> RequestResult {
+        var result = RequestResult(index: index, collection: "C", groupPath: ["g"], groupID: "g", name: "n\(index)", method: "GET",
+                                   url: "http://h/\(index)", outcome: outcome,
+                                   response: outcome == .response ? ResponseRecord(status: 200, httpVersion: "1.1", headers: [], bodySize: body.utf8.count,
+                                                                                   bodySHA256: "x", body: RecordedBody(prefix: Array(body.utf8), truncated: false),
+                                                                                   remoteAddress: nil, remotePort: nil) : nil)
+        result.captures = [CaptureResult(variable: "token", value: body, error: nil)]
+        result.updateVerdict()
+        return result
+    }
+
+    private func lines(_ file: URL) throws -> [String] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func aHeaderALinePerResultAndASummary() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        let writer = try RecordWriter(store: store, header: header())
+        // The header is on disk before any result.
+        #expect(try lines(writer.file) == [#"{"environment":"dev","format":2,"id":"20261201-120000-000-0001","line":"header","reqrunVersion":"r","selection":{"groups":[],"mode":"all","overriddenVariables":[]},"startedAt":"2026-12-01T12:00:00.000Z","workspace":"/w"}"#, ""])
+        let results = [result(0), result(1, outcome: .transportError), result(2, outcome: .skipped)]
+        for r in results { writer.append(r, encoded: RecordLines.result(r), maskedWith: []) }
+        let file = try writer.finish(endedAt: "2026-12-01T12:00:01.000Z", libcurlVersion: "libcurl/8", lateSecrets: [], showSecrets: false)
+        #expect(file.lastPathComponent == "20261201-120000-000-0001.jsonl")
+        let all = try lines(file)
+        #expect(all.count == 6 && all[5] == "")
+        #expect(all[1].hasPrefix(#"{"attempts":1,"captures":[{"value":"ok","variable":"token"}],"collection":"C","#))
+        #expect(all[1].contains(#""line":"result""#))
+        #expect(all[4] == #"{"endedAt":"2026-12-01T12:00:01.000Z","libcurlVersion":"libcurl/8","line":"summary","summary":{"errors":1,"failed":0,"notRun":0,"passed":1,"responded":1,"skipped":1,"total":3}}"#)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let reader = try store.open(nil)
+        #expect(reader.format == 2 && reader.complete)
+        #expect(reader.head.summary == RunSummary(results) && reader.head.endedAt == "2026-12-01T12:00:01.000Z" && reader.head.environment == "dev")
+        var read: [RequestResult] = []
+        try reader.forEachResult { read.append($0) }
+        #expect(read == results)
+        var whole = header()
+        (whole.endedAt, whole.libcurlVersion, whole.results, whole.summary) = ("2026-12-01T12:00:01.000Z", "libcurl/8", results, RunSummary(results))
+        #expect(try store.load(nil) == whole)
+    }
+
+    /// A run killed before its end (SIGKILL, a power failure) leaves its header and the results flushed so
+    /// far, maybe a last line cut short: they read back, with counts of what is there.
+    @Test func aRecordWithoutItsSummaryReadsBack() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        let writer = try RecordWriter(store: store, header: header())
+        for r in [result(0), result(1)] { writer.append(r, encoded: RecordLines.result(r), maskedWith: []) }
+        writer.flush()
+        let handle = try FileHandle(forWritingTo: writer.file)
+        handle.seekToEndOfFile()
+        handle.write(Data(RecordLines.result(result(2)).prefix(40)))
+        try handle.close()
+        let reader = try store.open("20261201")
+        #expect(!reader.complete)
+        #expect(reader.head.summary.total == 2 && reader.head.summary.passed == 2 && reader.head.endedAt == "")
+        #expect(try reader.allResults().map(\.index) == [0, 1])
+    }
+
+    /// A secret learned late in the run (a token captured by one request, sent as a credential by a later one)
+    /// is masked at the end in the lines written without it; the lines written with it are copied as they are.
+    @Test func aLateSecretIsMaskedInTheLinesWrittenWithoutIt() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        let writer = try RecordWriter(store: store, header: header())
+        let first = result(0, body: "token tok-12345")
+        writer.append(first, encoded: RecordLines.result(first), maskedWith: [])
+        let masked = SecretMasker(values: ["tok-12345"]).mask(result(1, body: "sent tok-12345"))
+        writer.append(masked, encoded: RecordLines.result(masked), maskedWith: ["tok-12345"])
+        writer.flush()
+        #expect(try String(contentsOf: writer.file, encoding: .utf8).contains("tok-12345"))  // until the end: what the console showed
+        try writer.finish(endedAt: "e", libcurlVersion: "l", lateSecrets: ["tok-12345"], showSecrets: false)
+        let text = try String(contentsOf: writer.file, encoding: .utf8)
+        #expect(!text.contains("tok-12345"))
+        #expect(try store.load(nil).results.map { $0.response?.body.data } == ["token ****", "sent ****"])
+        #expect(writer.captureOrigins["token"]?.value == "sent ****")
+        let mode = try FileManager.default.attributesOfItem(atPath: writer.file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // Nothing left behind by the rewrite.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["20261201-120000-000-0001.jsonl"])
+    }
+
+    /// Records of format 1 (one JSON document, `<id>.json`) are still read, and listed with format 2 ones.
+    @Test func formatOneRecordsAreStillRead() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var old = header("20261130-120000-000-0001")
+        (old.endedAt, old.results) = ("e", [result(0), result(1, outcome: .invalid)])
+        old.summary = RunSummary(old.results)
+        try Data(old.jsonBytes()).write(to: dir.appendingPathComponent("20261130-120000-000-0001.json"))
+        let store = RunStore(directory: dir)
+        try store.save(header())
+        #expect(try store.ids() == ["20261201-120000-000-0001", "20261130-120000-000-0001"])
+        let reader = try store.open("20261130")
+        #expect(reader.format == 1 && reader.head.summary == old.summary && reader.head.results.isEmpty)
+        #expect(try store.load("20261130") == old)
+        #expect(try store.prune(keep: 1) == ["20261130-120000-000-0001"])
+        #expect(try store.ids() == ["20261201-120000-000-0001"])
+    }
+}
