@@ -10,7 +10,7 @@ import TestSupport
     private func lastRecord(_ dir: TemporaryDirectory) throws -> RunRecord {
         let runs = dir.url.appendingPathComponent(".reqrun/runs")
         let last = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().last)
-        return try JSONDecoder().decode(RunRecord.self, from: try Data(contentsOf: runs.appendingPathComponent(last)))
+        return try RecordFiles.decode(runs.appendingPathComponent(last))
     }
 
     @Test func bodiesAreCheckedAndRecordedInTheirCharset() throws {

@@ -98,7 +98,7 @@ import TestSupport
     @Test func runRecordsAreCompletedForShow() throws {
         let dir = try workspace()
         #expect(try ReqRunBinary.run(["run", "Login flow"], in: dir.url).status == 0)
-        let id = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).first).dropLast(5)
+        let id = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).first).split(separator: ".")[0]
         #expect(try complete(["reqrun", "show", ""], in: dir.url) == [String(id)])
         let list = try ReqRunBinary.run(["list", "--names", "nonsense"], in: dir.url)
         #expect(list.status == 64 && list.stderr.hasPrefix("error: --names expects one of targets, groups, requests, environments, runs, got 'nonsense'\n"))

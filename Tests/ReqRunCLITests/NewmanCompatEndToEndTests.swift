@@ -36,7 +36,7 @@ import TestSupport
         let output = try ReqRunBinary.run(["run", "--all"] + arguments, in: dir.url)
         let folder = dir.url.appendingPathComponent(".reqrun/runs").path
         let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().last)
-        let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(newest)").utf8))
+        let record = try RecordFiles.decode(dir.url.appendingPathComponent(".reqrun/runs/\(newest)"))
         return (output, Dictionary(record.results.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
     }
 

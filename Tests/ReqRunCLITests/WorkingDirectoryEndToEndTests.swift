@@ -39,7 +39,7 @@ import TestSupport
         let run = try ReqRunBinary.run(["run", "--all", "--env", "env.json", "--working-dir", "fixtures"], in: dir.url)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let record = try JSONDecoder().decode(RunRecord.self, from: Data(dir.read(".reqrun/runs/\(try #require(runs.first))").utf8))
+        let record = try RecordFiles.decode(dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
         #expect(record.results[0].response?.body.data.contains("uploaded from the working dir") == true)
         #expect(record.results[1].response?.body.data.contains("binary from the working dir") == true)
 
