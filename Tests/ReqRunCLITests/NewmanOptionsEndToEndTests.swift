@@ -24,4 +24,15 @@ import TestSupport
         #expect(try ReqRunBinary.run(["run", "--all", "--suppress-exit-code"], in: dir.url).status == 0)
         #expect(try ReqRunBinary.run(["run", "nothing-of-that-name", "--suppress-exit-code"], in: dir.url).status == 2)
     }
+
+    /// Newman's `--color on|off` are reqrun's `always` and `never`.
+    @Test func colorOnAndOff() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", PostmanScriptsEndToEndTests.collection([("one", "\(base)/get", [], [])]))
+        let on = try ReqRunBinary.run(["--color", "on", "run", "--all"], in: dir.url)
+        #expect(on.status == 0 && on.stdout.contains("\u{1B}["), "\(on.stdout)\(on.stderr)")
+        let off = try ReqRunBinary.run(["run", "--all", "--color", "off"], in: dir.url)
+        #expect(off.status == 0 && !off.stdout.contains("\u{1B}["), "\(off.stdout)\(off.stderr)")
+    }
 }
