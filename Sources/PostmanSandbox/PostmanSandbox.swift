@@ -44,9 +44,11 @@ public final class PostmanSandbox: RequestScripting {
             }
             try engine.evaluate(SandboxLoader.source, name: "reqrun-require.js")
             try engine.evaluate(SandboxLegacy.source, name: "reqrun-legacy.js")
+            try engine.evaluate(SandboxRequestAPI.assertions, name: "reqrun-assertions.js")
             try engine.evaluate(SandboxPrelude.source, name: "reqrun-sandbox.js")
             try engine.evaluate(SandboxSendRequest.source, name: "reqrun-send-request.js")
             try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
+            try engine.evaluate(SandboxRequestAPI.source, name: "reqrun-request.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }

@@ -321,16 +321,16 @@ enum SandboxPrelude {
       }
     });
     A.addMethod('header', function (name, value) {
-      var headers = this._obj.headers;
+      var headers = this._obj.headers, what = this._obj.__reqrunRequest ? 'request' : 'response';
       var present = headers.has(name);
       if (arguments.length < 2) {
-        this.assert(present, 'expected response to have header with key \'' + name + '\'',
-                    'expected response to not have header with key \'' + name + '\'', name);
+        this.assert(present, 'expected ' + what + ' to have header with key \'' + name + '\'',
+                    'expected ' + what + ' to not have header with key \'' + name + '\'', name);
         return;
       }
       var actual = headers.get(name);
-      this.assert(present && actual === value, 'expected \'' + name + '\' response header to be #{exp} but got #{act}',
-                  'expected \'' + name + '\' response header to not be #{act}', value, actual);
+      this.assert(present && actual === value, 'expected \'' + name + '\' ' + what + ' header to be #{exp} but got #{act}',
+                  'expected \'' + name + '\' ' + what + ' header to not be #{act}', value, actual);
     });
     A.overwriteProperty('ok', function (_super) {
       return function () {

@@ -172,7 +172,9 @@ extension PostmanSandbox {
                 if let deadline {
                     let left = deadline - ContinuousClock.now
                     if left <= .zero { return JavaScriptEngine.Failure(message: "", timedOut: true) }
-                    remaining = Int(left / .milliseconds(1))
+                    // Rounded up, and 1 ms more: libcurl's timeout then ends at or after the deadline, so a transfer it
+                    // cuts is the time limit below, never a timeout error the callback sees (a loaded machine showed that).
+                    remaining = Int((left / .milliseconds(1)).rounded(.up)) + 1
                 }
                 let answer: String
                 switch PostmanScriptRequest.decode(request) {

@@ -20,7 +20,7 @@ enum RunCommand {
             Exit codes: 0 every request passed, 1 an expectation or capture failed, 3 a request could not be sent
             or got no response, a script failed or --max-requests stopped the run (wins over 1), 2 bad input, 64
             usage, 74 a file could not be written, 130 Ctrl-C and 143 SIGTERM (the run record is still written); a
-            selection with no request is 2 unless --allow-empty.
+            selection with no request is 2 unless --allow-empty. --suppress-exit-code (Newman's) turns 1 and 3 into 0.
             """,
         options: [
             .init(name: "--expanded", valueName: nil, help: "Run the visible requests."),
@@ -39,6 +39,8 @@ enum RunCommand {
         ] + ShardOptions.specs + TransferOptions.specs + [
             .verbose, ConsoleDetail.quietOption,
             .init(name: "--allow-empty", valueName: nil, help: "Exit 0 when nothing is selected (default: exit 2, so a CI job that tests nothing fails)."),
+            .init(name: "--suppress-exit-code", valueName: nil,
+                  help: "Exit 0 when requests or scripts failed (1 and 3; as Newman's option): bad input, usage, files and signals keep theirs."),
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
             .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
         ] + RunScripting.options + [
@@ -196,12 +198,10 @@ enum RunCommand {
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
-        if let limit = run.requestLimitReached {
-            terminal.error(limit)
-            return .requestError
-        }
-        if record.summary.errors > 0 { return .requestError }
-        if record.summary.failed > 0 { return .expectationFailed }
+        if let limit = run.requestLimitReached { terminal.error(limit) }
+        let failure: ExitCode? = run.requestLimitReached != nil || record.summary.errors > 0 ? .requestError
+            : record.summary.failed > 0 ? .expectationFailed : nil
+        if let failure, !arguments.flag("--suppress-exit-code") { return failure }
         return reportFailed ? .ioError : .success
     }
 

@@ -34,7 +34,8 @@ enum ColorChoice: String, Sendable, CaseIterable {
     }
 
     /// Takes `--color WHEN` and `--color=WHEN` out of `arguments` (before a `--`), the last one winning.
-    /// - Throws: `UsageError` for a value other than auto, always or never, or a missing value.
+    /// `on` and `off` (Newman's values) mean `always` and `never`.
+    /// - Throws: `UsageError` for a value other than auto, always, never, on or off, or a missing value.
     static func extract(from arguments: inout [String]) throws(UsageError) -> ColorChoice {
         var choice = ColorChoice.auto
         var index = 0
@@ -53,7 +54,8 @@ enum ColorChoice: String, Sendable, CaseIterable {
                 index += 1
                 continue
             }
-            guard let parsed = value.flatMap(ColorChoice.init(rawValue:)) else {
+            // Newman's `--color on|off` are taken too, so a Newman command line keeps working.
+            guard let parsed = value.flatMap({ ColorChoice(rawValue: $0) ?? ["on": .always, "off": .never][$0] }) else {
                 throw UsageError(message: "--color expects auto, always or never, got '\(value ?? "")'", command: nil)
             }
             choice = parsed
