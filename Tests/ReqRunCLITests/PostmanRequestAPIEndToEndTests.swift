@@ -12,8 +12,7 @@ import TestSupport
         try dir.write("collections/scripts.json", collection)
         let output = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         let runs = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path)
-        let data = try Data(contentsOf: dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))"))
-        return (output, try JSONDecoder().decode(RunRecord.self, from: data))
+        return (output, try RecordFiles.decode(dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))")))
     }
 
     private static func checks(_ result: RequestResult) -> [String] {
