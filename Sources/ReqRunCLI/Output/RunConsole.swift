@@ -121,7 +121,7 @@ final class RunConsole: @unchecked Sendable {
             return "\(mark) \(name)  \(method)  \(status)  \(Self.leftPadded(ResultLines.duration(result.timings?.total ?? 0), 7))  "
                 + "\(Self.leftPadded(result.webSocket.map(ResultLines.messageCount) ?? ResultLines.byteCount(response.bodySize), 9))  \(url)"
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
-                + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
+                + ResultLines.attempts(result, terminal)
         case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(name)  \(method)  \(Self.noStatus)  \(url)  "
                 + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
