@@ -172,7 +172,10 @@ extension PostmanSandbox {
                 if let deadline {
                     let left = deadline - ContinuousClock.now
                     if left <= .zero { return JavaScriptEngine.Failure(message: "", timedOut: true) }
-                    remaining = Int(left / .milliseconds(1))
+                    // Rounded up, plus 1 ms: the transfer must end at or after the deadline, so that the check
+                    // below stops the script; cut a fraction of a millisecond before it, the callback got a timeout
+                    // error instead (seen under load in sendRequestWaitsWithinTheScriptTimeLimit).
+                    remaining = Int((left / .milliseconds(1)).rounded(.up)) + 1
                 }
                 let answer: String
                 switch PostmanScriptRequest.decode(request) {
