@@ -77,6 +77,15 @@ import Testing
         #expect(diff.rows[1].statusChange == nil && diff.rows[1].outcomeChange == nil)
         #expect(diff.rows[2].statusChange == "200 → (absent)" && diff.rows[3].outcomeChange == "(absent) → passed")
     }
+
+    /// A refused connection's few microseconds are not a time to compare with a response's: no `+4762%`.
+    @Test func diffComparesTimesOnlyBetweenResponses() {
+        let refused = record([result(0, name: "a", status: nil, outcome: .transportError, total: 200)])
+        let answered = record([result(0, name: "a", total: 9_000)])
+        #expect(RunDiff(before: refused, after: answered).rows[0].timeChangePercent == nil)
+        #expect(RunDiff(before: answered, after: refused).rows[0].timeChangePercent == nil)
+        #expect(RunDiff(before: answered, after: record([result(0, name: "a", total: 4_500)])).rows[0].timeChangePercent == -50)
+    }
 }
 
 @Suite struct RunStoreTests {

@@ -38,9 +38,11 @@ public struct RunDiff: Sendable, Equatable {
             return a != b
         }
 
-        /// Change of total time in percent (+12.5 is 12.5 % slower), when both were sent.
+        /// Change of total time in percent (+12.5 is 12.5 % slower), when both got a response (a refused
+        /// connection's time is not comparable with a response's).
         public var timeChangePercent: Double? {
-            guard let a = before?.timings?.total, let b = after?.timings?.total, a > 0 else { return nil }
+            guard before?.outcome == .response, after?.outcome == .response,
+                  let a = before?.timings?.total, let b = after?.timings?.total, a > 0 else { return nil }
             return (Double(b) - Double(a)) / Double(a) * 100
         }
 
