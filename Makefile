@@ -60,5 +60,6 @@ install:
 	chmod 644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reqrun $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reqrun \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reqrun.fish $(DESTDIR)$(PREFIX)/share/man/man1/reqrun.1
 
+# Only the reqrun product: not TestSupport, which a plain swift build -c release builds too.
 release: deps
-	swift build -c release
+	swift build -c release --product reqrun

@@ -110,7 +110,7 @@ public final class PostmanSandbox: RequestScripting {
         }
         // Read from the store only for scripts that name cookies (it costs an easy handle and a list of the jar).
         if let response, let transport = context.transport, scripts.contains(where: { $0.source.contains("cookies") }) {
-            setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
+            _ = setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
         }
         for script in scripts {
             // `pm.execution.skipRequest()` in an earlier script: the request's later scripts do not run.

@@ -433,7 +433,8 @@ enum SandboxPrelude {
   function log(level) {
     return function () {
       var parts = [];
-      for (var i = 0; i < arguments.length; i++) parts.push(text(arguments[i]));
+      // An Error as Node's console prints its first line, `TypeError: message` (JSON.stringify gives `{}`).
+      for (var i = 0; i < arguments.length; i++) parts.push(arguments[i] instanceof Error ? errorText(arguments[i]) : text(arguments[i]));
       state.console.push((level === 'log' ? '' : level + ': ') + parts.join(' '));
     };
   }

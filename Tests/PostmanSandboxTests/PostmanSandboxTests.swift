@@ -28,6 +28,14 @@ import ReqRunKit
         #expect(sandbox.compiledScriptCount == before + 2)
     }
 
+    /// An `Error` logged is its name and message, as Node's console prints its first line (JSON.stringify gave `{}`).
+    @Test func consoleLogsAnErrorByItsNameAndMessage() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, ["console.log('err', new TypeError('no response'), {a: 1}); console.warn(new Error('x'));"], variables: &variables)
+        #expect(outcome.console == ["err TypeError: no response {\"a\":1}", "warn: Error: x"])
+    }
+
     @Test func valuesSetComeBackByScopeAndOnlyWhenTheyDifferFromTheFiles() throws {
         let sandbox = try PostmanSandbox()
         var variables = ScriptVariables()

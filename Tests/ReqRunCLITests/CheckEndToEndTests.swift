@@ -102,6 +102,8 @@ import TestSupport
         let runs = dir.url.appendingPathComponent(".reqrun/runs")
         let record = try RecordFiles.decode(runs.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted().last!))
         #expect(record.results[0].passed)
+        // The console says it was sent again: the earlier attempts and the last one.
+        #expect(run.stdout.split(separator: "\n").filter { $0.contains("(3 attempts)") }.count == 2, "\(run.stdout)")
         #expect(record.results[0].polls?.count == 2)
         #expect(record.results[0].polls?.first?.failed == ["$.ready == true"])
         #expect(record.results[0].polls?.first?.status == 200)

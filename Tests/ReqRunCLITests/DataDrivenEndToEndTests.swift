@@ -80,6 +80,19 @@ import TestSupport
         #expect(try Self.records(plain).first?.results.count == 2)
     }
 
+    /// Newman's short spellings, `-d FILE`, `-n N` and `-g FILE`, as a Newman user types them.
+    @Test func newmansShortOptions() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/n.json", #"{"name": "N", "groups": [{"name": "g", "requests": [{"name": "r", "url": "\#(base)/anything/{{user}}/{{region}}"}]}]}"#)
+        try dir.write("rows.csv", "user\nann\nbob\n")
+        try dir.write("globals.json", #"{"name": "g", "_postman_variable_scope": "globals", "values": [{"key": "region", "value": "eu", "enabled": true}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all", "-d", "rows.csv", "-n", "3", "-g", "globals.json"], in: dir.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let record = try #require(try Self.records(dir).first)
+        #expect(record.results.map(\.url) == ["\(base)/anything/ann/eu", "\(base)/anything/bob/eu", "\(base)/anything/bob/eu"])
+    }
+
     @Test func aBadDataFileIsAnInputErrorBeforeAnythingIsSent() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/n.json", #"{"name": "N", "groups": [{"name": "g", "requests": [{"name": "r", "url": "http://127.0.0.1:9/"}]}]}"#)

@@ -294,6 +294,7 @@ import TestSupport
         let none = try ReqRunBinary.run(["list"], in: elsewhere.url)
         #expect(none.status == 2)
         #expect(none.stderr.hasPrefix("error: no workspace found at or above"))
+        #expect(none.stderr.hasSuffix("use --workspace DIR, or make one here with 'reqrun init')\n"), "\(none.stderr)")
     }
 
     @Test func commandLineConventions() throws {

@@ -343,6 +343,27 @@ import TestSupport
         #expect(try dir.read("stage.json") == environment)
     }
 
+    /// Newman writes back the environment and globals it loaded: their own `id` and `name`, not the file's name.
+    @Test func exportsKeepThePostmanFilesIdAndName() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("set", "\(base)/get", [], ["pm.environment.set('token', 'new'); pm.globals.set('g', 'G');"]),
+        ]))
+        try dir.write("local.postman_environment.json",
+                      #"{"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "name": "Local", "values": [{"key": "token", "value": "old"}]}"#)
+        try dir.write("workspace.postman_globals.json",
+                      #"{"id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "name": "My Workspace Globals", "values": [], "_postman_variable_scope": "globals"}"#)
+        let output = try ReqRunBinary.run(["run", "--all", "--env", "local.postman_environment.json", "--export-environment", "env.json",
+                                           "--globals", "workspace.postman_globals.json", "--export-globals", "globals.json"], in: dir.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        struct Export: Decodable { var id: String; var name: String }
+        let env = try JSONDecoder().decode(Export.self, from: Data(try dir.read("env.json").utf8))
+        #expect(env.id == "0f8fad5b-d9cb-469f-a165-70867728950e" && env.name == "Local")
+        let globals = try JSONDecoder().decode(Export.self, from: Data(try dir.read("globals.json").utf8))
+        #expect(globals.id == "7c9e6679-7425-40de-944b-e07fc1f90ae7" && globals.name == "My Workspace Globals")
+    }
+
     @Test func aBadScriptTimeoutIsAUsageError() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/scripts.json", Self.collection([("x", "http://127.0.0.1:9/", [], ["1;"])]))

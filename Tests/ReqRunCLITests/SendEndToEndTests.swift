@@ -157,6 +157,10 @@ import TestSupport
         #expect(request.stderr == "error: no collection, group or request named 'Misc/pgn'; did you mean the request 'Misc/png'?\n")
         let nothing = try ReqRunBinary.run(["run", "zzzzzz"], in: dir.url)
         #expect(nothing.stderr == "error: no collection, group or request named 'zzzzzz'\n")
+        // `newman run FILE` habits: a NAME that is a collection file says how to run one.
+        let file = try ReqRunBinary.run(["run", "Shop.postman_collection.json"], in: dir.url)
+        #expect(file.stderr == "error: no collection, group or request named 'Shop.postman_collection.json'; "
+                + "to run a collection file, name it with --collection FILE and add --all\n")
         #expect(!dir.exists(".reqrun/runs"))
     }
 

@@ -126,6 +126,26 @@ import TestSupport
         #expect(shard == ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [1, 3]))
     }
 
+    /// More jobs than groups: the empty part is not a job that tested nothing by mistake. It exits 0 and records
+    /// itself, so `merge` finds every part; a selection that is empty as a whole still exits 2.
+    @Test func anEmptyPartOfASelectionPassesAndMerges() throws {
+        let dir = try workspace(requests: 3)
+        let first = try ReqRunBinary.run(["run", "--all", "--shard", "1/2"], in: dir.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try ReqRunBinary.run(["run", "--all", "--shard", "2/2"], in: dir.url)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("No requests in shard 2/2: the 3 selected requests are in the other parts."), "\(second.stdout)")
+        #expect(try record(dir).selection.shard == ShardRecord(k: 2, n: 2, by: "group", selected: 3, positions: []))
+        let merged = try ReqRunBinary.run(["merge"] + [first, second].compactMap(runID), in: dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try record(dir).results.count == 3)
+        let nothing = try ReqRunBinary.run(["run", "Big/g0/sub", "--shard", "2/2"], in: dir.url)
+        #expect(nothing.status == 0, "a named group that is not empty: \(nothing.stderr)")
+        let empty = try TemporaryDirectory()
+        try empty.write("collections/e.json", #"{"name": "E", "groups": [{"name": "g", "requests": []}]}"#)
+        #expect(try ReqRunBinary.run(["run", "--all", "--shard", "2/2"], in: empty.url).status == 2)
+    }
+
     @Test func aCaptureUsedInAnotherShardIsRefusedBeforeAnythingIsSent() throws {
         let base = try TestServers.nginxHTTP()
         let dir = try TemporaryDirectory()

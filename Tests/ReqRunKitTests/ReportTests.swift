@@ -109,6 +109,15 @@ import Testing
         #expect(row.assertionChanges == ["'body' passed → failed", "'new' (absent) → passed", "'gone' passed → (absent)"])
         #expect(RunDiff(before: before, after: before).rows[0].assertionChanges.isEmpty)
     }
+
+    /// A refused connection's few microseconds are not a time to compare with a response's: no `+4762%`.
+    @Test func diffComparesTimesOnlyBetweenResponses() {
+        let refused = record([result(0, name: "a", status: nil, outcome: .transportError, total: 200)])
+        let answered = record([result(0, name: "a", total: 9_000)])
+        #expect(RunDiff(before: refused, after: answered).rows[0].timeChangePercent == nil)
+        #expect(RunDiff(before: answered, after: refused).rows[0].timeChangePercent == nil)
+        #expect(RunDiff(before: answered, after: record([result(0, name: "a", total: 4_500)])).rows[0].timeChangePercent == -50)
+    }
 }
 
 @Suite struct RunStoreTests {

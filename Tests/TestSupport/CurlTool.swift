@@ -23,7 +23,7 @@ public enum CurlTool {
         process.environment = environment
         // stderr goes to a file, so a long one cannot block curl while stdout is read.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-curl-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errorHandle = try FileHandle(forWritingTo: errorFile)
         defer { try? errorHandle.close() }

@@ -131,7 +131,12 @@ enum RunCommand {
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
-        if references.isEmpty {
+        if references.isEmpty, let shard = selection.shard, shard.selected > 0 {
+            // More jobs than pieces: this part is empty by the split, not by mistake. It is recorded and exits 0,
+            // so that `merge` finds every part (see docs/sharding.md).
+            terminal.line("No requests in shard \(shard.k)/\(shard.n): the \(shard.selected) selected request"
+                          + (shard.selected == 1 ? " is in another part." : "s are in the other parts."))
+        } else if references.isEmpty {
             let hasRequests = context.collections.contains { $0.groups.contains { $0.requestCount > 0 } }
             let why = !hasRequests ? "no requests in this workspace"
                 : arguments.flag("--expanded") ? "no visible requests: no group is expanded in this workspace's .reqrun/state.json "

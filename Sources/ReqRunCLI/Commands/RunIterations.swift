@@ -1,13 +1,13 @@
 import Foundation
 import ReqRunKit
 
-/// `run`'s data-driven options, as Newman's `-n`, `-d` and `-g`: `--iterations N`, `--iteration-data FILE`
+/// `run`'s data-driven options, as Newman's `-n`, `-d` and `-g` (also their short spellings here): `--iterations N`, `--iteration-data FILE`
 /// (CSV with a header row or a JSON array of objects), `--globals FILE` (a Postman globals export).
 enum RunIterations {
     static let options: [CommandSpec.Option] = [
-        .init(name: "--iteration-data", valueName: "FILE", help: "Run the selection once per row of FILE (CSV with a header row, or a JSON array of objects)."),
-        .init(name: "--iterations", valueName: "N", help: "Run the selection N times (default: one per data row, else 1)."),
-        .init(name: "--globals", valueName: "FILE", help: "Start pm.globals from FILE (a Postman globals export), the lowest variable layer."),
+        .init(name: "--iteration-data", valueName: "FILE", help: "Run the selection once per row of FILE (CSV with a header row, or a JSON array of objects).", short: "-d"),
+        .init(name: "--iterations", valueName: "N", help: "Run the selection N times (default: one per data row, else 1).", short: "-n"),
+        .init(name: "--globals", valueName: "FILE", help: "Start pm.globals from FILE (a Postman globals export), the lowest variable layer.", short: "-g"),
         .init(name: "--max-requests", valueName: "N", help: "Send at most N requests in the run, then stop with exit 3 (default: 10000 when a script calls setNextRequest; 0: none)."),
     ]
 

@@ -36,6 +36,13 @@ enum ResultLines {
     }
 
     /// `✓ GET  http://127.0.0.1:8080/get  200  12 ms  312 B`; `✗` for a failure, `-` for a skip.
+    /// `  (N attempts)` when the request was sent more than once: its `--retry` transfers and, for a polled
+    /// request (`retry`, `--retry-until-pass`), each earlier attempt in `polls`; empty otherwise.
+    static func attempts(_ result: RequestResult, _ terminal: Terminal) -> String {
+        let sends = result.attempts + (result.polls?.count ?? 0)
+        return sends > 1 ? terminal.styled("  (\(sends) attempts)", .dim) : ""
+    }
+
     static func line(_ result: RequestResult, _ terminal: Terminal) -> String {
         let method = Terminal.padded(Terminal.sanitized(result.method), 4)
         let url = Terminal.sanitized(result.url)
@@ -48,7 +55,7 @@ enum ResultLines {
                 + "\(duration(result.timings?.total ?? 0))  "
                 + (result.webSocket.map { messageCount($0) } ?? byteCount(response.bodySize))
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
-                + (result.attempts > 1 ? terminal.styled("  (\(result.attempts) attempts)", .dim) : "")
+                + attempts(result, terminal)
         case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
         case .skipped:

@@ -160,7 +160,7 @@ final class RunConsole: @unchecked Sendable {
             if !result.redirects.isEmpty {
                 add(terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
             }
-            if result.attempts > 1 { add(terminal.styled("  (\(result.attempts) attempts)", .dim)) }
+            add(ResultLines.attempts(result, terminal))
             return String(decoding: text, as: UTF8.self)
         case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(name)  \(method)  \(Self.noStatus)  \(url)  "

@@ -193,7 +193,7 @@ public enum PostmanDecoder {
                                        "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
                 }
                 var headers = try self.headers(reader)
-                var (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
+                let (body, contentType) = try PostmanBody.decode(reader, base: base, warnings: &warnings)
                 if let contentType, !headers.contains(named: "content-type") {
                     headers.append(HeaderField(name: "Content-Type", value: contentType))
                 }

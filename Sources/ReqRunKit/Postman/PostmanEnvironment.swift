@@ -13,6 +13,7 @@ enum PostmanEnvironment {
         let reader = try FieldReader(file: file, node: root, path: "")
         let entries = try reader.postmanEntries("values")
         let secrets = Set(entries.filter { $0.reader.postmanText("type") == "secret" }.compactMap(\.key))
-        return Environment(name: name, file: file, variables: PostmanFields.variables(entries), secretNames: secrets)
+        return Environment(name: name, file: file, variables: PostmanFields.variables(entries), secretNames: secrets,
+                           postmanID: reader.postmanText("id"), postmanName: reader.postmanText("name"))
     }
 }

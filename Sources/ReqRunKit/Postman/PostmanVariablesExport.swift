@@ -6,17 +6,17 @@ import Foundation
 /// run's scripts left. The environment file itself is never modified.
 public enum PostmanVariablesExport {
     /// The environment's variables in file order with the values scripts set over them, then the variables
-    /// scripts added, by name. A secret stays `type` `secret` (its value is written: the user asked for it), and
+    /// scripts added, by name; the export's `id` and `name` kept. A secret stays `type` `secret` (its value is written: the user asked for it), and
     /// so is a variable whose script-set value is secret (`ScriptVariables.secretNames`).
     public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
-        render(name: environment?.name ?? "environment", scope: "environment", values: merged(environment?.variables ?? [], scripts.environment),
-               secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
+        render(id: environment?.postmanID, name: environment?.postmanName ?? environment?.name ?? "environment", scope: "environment",
+               values: merged(environment?.variables ?? [], scripts.environment), secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
     }
 
     /// The globals file's variables (`--globals`) in file order with the values scripts set over them, then
     /// the globals scripts added, by name.
     public static func globals(_ scripts: ScriptVariables, file: Environment? = nil) -> [UInt8] {
-        render(name: file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals),
+        render(id: file?.postmanID, name: file?.postmanName ?? file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals),
                secretNames: (file?.secretNames ?? []).union(scripts.secretNames))
     }
 
@@ -28,13 +28,15 @@ public enum PostmanVariablesExport {
         return values
     }
 
-    static func render(name: String, scope: String, values: [(String, String)], secretNames: Set<String>) -> [UInt8] {
+    /// `id` and `name`: the export's own when the file had them (Newman writes back the scope it loaded),
+    /// else a new UUID and the file's name.
+    static func render(id: String?, name: String, scope: String, values: [(String, String)], secretNames: Set<String>) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 64 * values.count)
         w.object { w in
             w.field("_postman_exported_at", RunID.iso8601(Date()))
             w.field("_postman_exported_using", "reqrun/\(reqrunVersion)")
             w.field("_postman_variable_scope", scope)
-            w.field("id", UUID().lowercasedText)
+            w.field("id", id ?? UUID().lowercasedText)
             w.field("name", name)
             w.field("values", values) { w, pair in
                 w.object { w in

@@ -17,7 +17,7 @@ struct PostmanWarnings {
             let kinds = [("prerequest", "pre-request"), ("test", "test")].compactMap { key, label in
                 scripts[key].map { "\($0) \(label)" }
             }
-            var text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' (pre-request scripts also by --dry-run)"
+            let text = "\(file): \(total) script\(total == 1 ? "" : "s") (\(kinds.joined(separator: ", "))), run by 'reqrun run' (pre-request scripts also by --dry-run)"
             result.append(text + "; 'reqrun list' marks the requests that had scripts")
         }
         for (type, count) in unsupportedAuth.sorted(by: { $0.key < $1.key }) {

@@ -20,7 +20,8 @@ public struct RunDiff: Sendable, Equatable {
         public var verdict: String
         /// The body's SHA-256, when it was recorded as text (`utf8`): only text bodies are compared.
         public var textBodySHA256: String?
-        /// Total time in microseconds, when sent.
+        /// Total time in microseconds, when a response came (a refused connection's few microseconds are no
+        /// time to compare with a response's).
         public var total: Int?
         /// Each script assertion: its name (the n-th of a name suffixed ` (n)`) and whether it passed.
         public var assertions: [Assertion]
@@ -39,7 +40,7 @@ public struct RunDiff: Sendable, Equatable {
             status = line.response.map { String($0.status) } ?? line.outcome.rawValue
             verdict = Row.verdict(outcome: line.outcome, passed: line.passed)
             textBodySHA256 = line.response.flatMap { $0.body.encoding == "utf8" ? $0.bodySHA256 : nil }
-            total = line.timings?.total
+            total = line.outcome == .response ? line.timings?.total : nil
             var seen: [String: Int] = [:]
             assertions = line.expectations.filter { $0.kind == "script" || $0.kind == "script-skipped" }.map { e in
                 seen[e.description, default: 0] += 1
@@ -128,7 +129,8 @@ public struct RunDiff: Sendable, Equatable {
         /// True when both bodies are text (`bodyCompared`) and their SHA-256 differ.
         public var bodyChanged: Bool { bodyCompared && before?.textBodySHA256 != after?.textBodySHA256 }
 
-        /// Change of total time in percent (+12.5 is 12.5 % slower), when both were sent.
+        /// Change of total time in percent (+12.5 is 12.5 % slower), when both got a response (a refused
+        /// connection's time is not comparable with a response's).
         public var timeChangePercent: Double? {
             guard let a = before?.total, let b = after?.total, a > 0 else { return nil }
             return (Double(b) - Double(a)) / Double(a) * 100

@@ -53,7 +53,7 @@ public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `candidates`: one line per match, `collection: path (id)`.
     case ambiguous(argument: String, candidates: [String])
     /// A `run` argument that names no collection, group or request; the closest name of each kind, if any
-    /// is near enough (`Suggestion.closest`).
+    /// is near enough (`Suggestion.closest`); with none, a NAME ending in `.json` is told how to run a file.
     case unknownTarget(argument: String, collection: String?, group: String?, request: String?)
 
     public var description: String {
@@ -70,6 +70,9 @@ public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible 
             if !guesses.isEmpty {
                 text += "; did you mean " + (guesses.count == 1 ? guesses[0]
                     : guesses.dropLast().joined(separator: ", ") + " or " + guesses.last!) + "?"
+            } else if argument.lowercased().hasSuffix(".json") {
+                // Newman's `newman run FILE`: a file is not a NAME.
+                text += "; to run a collection file, name it with --collection FILE and add --all"
             }
             return text
         case .unknownRequest(let argument, let suggestion):

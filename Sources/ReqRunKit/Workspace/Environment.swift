@@ -10,12 +10,19 @@ public struct Environment: Sendable, Equatable {
     public var file: String
     public var variables: [Variable]
     public var secretNames: Set<String>
+    /// A Postman export's own `id` and `name` (nil in reqrun's format, or when the export has none), which
+    /// `--export-environment` and `--export-globals` write back, as Newman keeps them.
+    public var postmanID: String?
+    public var postmanName: String?
 
-    public init(name: String, file: String, variables: [Variable], secretNames: Set<String> = []) {
+    public init(name: String, file: String, variables: [Variable], secretNames: Set<String> = [],
+                postmanID: String? = nil, postmanName: String? = nil) {
         self.name = name
         self.file = file
         self.variables = variables
         self.secretNames = secretNames
+        self.postmanID = postmanID
+        self.postmanName = postmanName
     }
 
     /// The environment as a variable layer.

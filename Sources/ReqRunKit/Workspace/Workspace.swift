@@ -135,7 +135,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .notFound(let start):
             return "no workspace found at or above \(start) (a workspace is a folder with collections/ or .reqrun/; "
-                + "use --workspace DIR)"
+                + "use --workspace DIR, or make one here with 'reqrun init')"
         case .noSuchFolder(let option, let path):
             return "\(option) \(path): no such folder"
         case .noCollections(let folder):
