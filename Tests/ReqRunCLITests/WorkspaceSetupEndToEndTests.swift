@@ -54,6 +54,30 @@ import TestSupport
     }
 
     /// A good collection next to one with a JSON syntax error at line 3, column 5.
+    /// A folder someone else made (a cloned repository) may hold a `.gitignore` that is a link to a file
+    /// outside it (`~/.bashrc`), or a FIFO or `/dev/zero` that would block or fill memory when read: init
+    /// refuses it before writing anything, and never appends through a link.
+    @Test func initNeitherFollowsNorBlocksOnAHostileGitignore() throws {
+        let dir = try TemporaryDirectory()
+        let outside = try dir.write("outside/bashrc", "export PS1='$ '\n")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("ws"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("ws/.gitignore").path, withDestinationPath: outside.path)
+        let linked = try ReqRunBinary.run(["init", "ws"], in: dir.url)
+        #expect(linked.status == 2)
+        #expect(linked.stderr == "error: ws/.gitignore: is a symbolic link; reqrun init neither reads nor writes through one, so nothing was written (remove it, or init another folder)\n")
+        #expect(try dir.read("outside/bashrc") == "export PS1='$ '\n")
+        #expect(!dir.exists("ws/collections/example.json"))
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("fifo"), withIntermediateDirectories: true)
+        #expect(mkfifo(dir.url.appendingPathComponent("fifo/.gitignore").path, 0o644) == 0)
+        let running = try ReqRunBinary.start(["init", "fifo"], in: dir.url)
+        let killer = DispatchWorkItem { running.send(signal: SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
+        let fifo = running.finish()
+        killer.cancel()
+        #expect(fifo.status == 2)
+        #expect(fifo.stderr == "error: fifo/.gitignore: is not a regular file; reqrun init reads only a regular .gitignore, so nothing was written (remove it, or init another folder)\n")
+    }
+
     private func workspaceWithABrokenCollection() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
         try dir.write("collections/a.json", #"{"name": "A", "groups": [{"name": "ga", "requests": [{"name": "r", "url": "ftp://example.invalid/a"}]}]}"#)
