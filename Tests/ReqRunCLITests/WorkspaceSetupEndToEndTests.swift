@@ -116,6 +116,25 @@ import TestSupport
         #"{"info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [\#(items)]}"#
     }
 
+    /// `collections/NAME.json`, the path import chooses, may be a link a cloned repository carries, dangling
+    /// (import would create the file it names, anywhere) or not (`--force` would replace that file): import
+    /// never writes through a link it chose; `--to` names a path to write through.
+    @Test func importDoesNotWriteThroughALinkItChose() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/a.json", #"{"name": "A", "groups": []}"#)
+        try dir.write("Shop.postman_collection.json", postman(#"{"name": "r", "request": {"method": "GET", "url": "http://h/"}}"#))
+        let outside = dir.url.appendingPathComponent("outside/made.json")
+        try FileManager.default.createDirectory(at: outside.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("collections/Shop.json").path, withDestinationPath: outside.path)
+        for arguments in [["import", "Shop.postman_collection.json"], ["import", "Shop.postman_collection.json", "--force"]] {
+            let refused = try ReqRunBinary.run(arguments, in: dir.url)
+            #expect(refused.status == 64, "\(refused.stdout)")
+            #expect(refused.stderr.hasPrefix("error: \(dir.url.appendingPathComponent("collections/Shop.json").standardizedFileURL.path) is a symbolic link; "
+                                             + "import does not write through a link it did not get with --to PATH"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: outside.path))
+        }
+    }
+
     @Test func importRefusesWhatTheWorkspaceCouldNotLoad() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/a.json", #"{"name": "A", "groups": [{"name": "ga", "requests": [{"url": "ftp://x/"}]}]}"#)
