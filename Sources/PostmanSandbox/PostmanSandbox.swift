@@ -3,7 +3,7 @@ import ReqRunKit
 
 /// Runs Postman pre-request and test scripts with postman-sandbox's API on JavaScriptCore.
 ///
-/// One context for the run (`JavaScriptEngine`), with Debian's chai (`libjs-chai`, read from
+/// One context for the run of one collection (`JavaScriptEngine`; `CollectionSandboxes` makes one per collection), with Debian's chai (`libjs-chai`, read from
 /// `chaiPath` at start), the CommonJS loader behind `require` (`SandboxLoader`, reading files through the
 /// native `__reqrunLoad`: `SandboxModules`), the legacy sandbox's methods (`SandboxLegacy`) and the prelude
 /// (`SandboxPrelude`). For each request and event: `__reqrun.begin`

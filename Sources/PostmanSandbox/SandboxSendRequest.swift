@@ -184,10 +184,16 @@ extension PostmanSandbox {
                         answer = Self.errorAnswer("pm.sendRequest sends nothing here (--dry-run sends no request)", curlCode: nil)
                         break
                     }
-                    answer = Self.answer(transport.send(decoded, timeLimitMilliseconds: remaining, place: script.place))
+                    let response = transport.send(decoded, timeLimitMilliseconds: remaining, place: script.place)
+                    answer = Self.answer(response)
                     // Cut at the time limit: the script is stopped, as postman-sandbox stops one whose event loop
-                    // outlives its timeout, rather than its callback told of a timeout.
-                    if let deadline, ContinuousClock.now >= deadline { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                    // outlives its timeout, rather than its callback told of a timeout. libcurl's own clock may end
+                    // the transfer (timed out, 28) a little before the deadline: that is the limit too.
+                    if let deadline {
+                        var cut = ContinuousClock.now >= deadline
+                        if case .failure(_, 28?) = response, deadline - ContinuousClock.now < .milliseconds(50) { cut = true }
+                        if cut { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                    }
                 }
                 if case .failure(let failure) = self.answer.call(engine, [id, answer]) { return failure }
             }

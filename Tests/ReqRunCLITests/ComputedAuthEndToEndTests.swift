@@ -64,6 +64,19 @@ extension ComputedAuthEndToEndTests {
         return (object["count"] as? Int ?? -1, object["grants"] as? [String] ?? [])
     }
 
+    /// A hostile token endpoint's `error_description` (1 MB) is cut in the error every request that needs the
+    /// token repeats, so it cannot multiply into the console and the record.
+    @Test func anOAuth2ErrorDescriptionIsCut() throws {
+        let dir = try TemporaryDirectory()
+        let auth = #""auth": {"type": "oauth2", "grant": "client_credentials", "tokenUrl": "\#(try TestServers.hostile())/oauth2-long-error", "clientId": "c"}"#
+        try dir.write("collections/o.json", #"{"name": "O", "groups": [{"name": "g", \#(auth), "requests": [{"url": "http://127.0.0.1:1/a"}, {"url": "http://127.0.0.1:1/b"}]}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(output.status == 3)
+        #expect(output.stdout.contains("answered 400: invalid_client (\(String(repeating: "x", count: 200))… (1048576 characters))"), "\(output.stdout.prefix(600))")
+        #expect(output.stdout.utf8.count < 4000)
+        #expect(try records(dir).utf8.count < 20000)
+    }
+
     @Test func oauth2TokensAreRequestedOncePerRunAndMasked() throws {
         let dir = try TemporaryDirectory()
         let cc = "cc-\(UUID().uuidString)", pw = "pw-\(UUID().uuidString)", expired = "expired-\(UUID().uuidString)", wrong = "wrong-\(UUID().uuidString)"

@@ -119,6 +119,28 @@ import TestSupport
 
     /// ESC and BEL in a header value and in the body (a window title, a screen clear) reach the terminal
     /// escaped, in the run's lines and in `show`.
+    /// A server that echoes a credential in UTF-16: masked in the record's decoded `text` and in the bytes
+    /// beside it, in the record file and the HAR report alike.
+    @Test func aSecretEchoedInUTF16IsMaskedInTheBytesToo() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.hostile()
+        try dir.write("collections/h.json", #"{"name": "H", "groups": [{"name": "g", "requests": [{"name": "le", "url": "\#(base)/echo-charset/utf-16le", "#
+                      + #""auth": {"type": "bearer", "token": "t0ken-s3cret"}}, {"name": "bom", "url": "\#(base)/echo-charset/utf-16", "#
+                      + #""auth": {"type": "bearer", "token": "t0ken-s3cret"}}]}]}"#)
+        let output = try ReqRunBinary.run(["run", "--all", "--report", "har=r.har"], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let record = try record(dir)
+        for result in record.results {
+            let body = try #require(result.response?.body)
+            #expect(body.text == "you sent: Bearer ****")
+            let bytes = body.encoding == "utf8" ? Array(body.data.utf8) : Array(try #require(Data(base64Encoded: body.data)))
+            let text = String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self)
+            #expect(text.hasSuffix("you sent: Bearer ****"), "\(text)")
+        }
+        let har = try dir.read("r.har")
+        #expect(!har.contains("s3cret") && !har.contains("czNjcmV0") && !har.contains("s\\u00003\\u0000c"), "\(har)")
+    }
+
     @Test func escapeSequencesFromTheServerAreShownEscaped() throws {
         let dir = try workspace(["escapes"])
         let output = try ReqRunBinary.run(["run", "--all"], in: dir.url)

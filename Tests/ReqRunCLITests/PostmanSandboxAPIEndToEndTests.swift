@@ -108,6 +108,25 @@ import TestSupport
         #expect(!json.contains("pa55word"))
     }
 
+    /// A method or header field name a script makes (pm.sendRequest, or pm.request changed by a pre-request
+    /// script) is a token, as one a collection writes: a CR LF in it would split the request line or a field
+    /// into lines of the script's choosing.
+    @Test func scriptMethodsAndFieldNamesAreTokens() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
+            ("send", "\(base)/get", [
+                "pm.sendRequest({url: '\(base)/anything', method: 'GET /x HTTP/1.1\\r\\nX-Injected: 1\\r\\nY:'}, (e, r) => console.log('method', e ? e.message : r.code));",
+                "pm.sendRequest({url: '\(base)/anything', header: [{key: 'X\\r\\nInjected', value: 'v'}]}, (e, r) => console.log('name', e ? e.message : r.code));",
+            ], []),
+            ("changed", "\(base)/get", ["pm.request.headers.add({key: 'X\\r\\nInjected', value: 'v'});"], []),
+        ]))
+        #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
+        #expect(record.results[0].console == ["method method 'GET /X HTTP/1.1\\r\\nX-INJECTED: 1\\r\\nY:' is not a valid method (a token, RFC 9110 §9.1)",
+                                              "name headers[0].name 'X\\r\\nInjected' is not a valid field name (a token, RFC 9110 §5.1)"])
+        #expect(record.results[1].outcome == .invalid, "\(record.results[1])")
+        #expect(record.results[1].error?.message == "headers[0].name 'X\\r\\nInjected' is not a valid field name (a token, RFC 9110 §5.1)")
+    }
+
     /// Waiting for a script request counts toward --script-timeout: the transfer is cut at what is left.
     @Test func sendRequestWaitsWithinTheScriptTimeLimit() throws {
         let base = try TestServers.httpbin()

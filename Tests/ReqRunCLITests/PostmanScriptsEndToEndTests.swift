@@ -47,6 +47,28 @@ import TestSupport
         result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
     }
 
+    /// Collections of one run do not share a JavaScript context: a collection from elsewhere that changes the
+    /// built-ins (`Object.prototype`, `JSON.parse`, chai's assertions, which the globals reset leaves alone)
+    /// cannot read another collection's data through them or make its tests pass.
+    @Test func collectionsOfOneRunDoNotShareBuiltIns() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/a.json", Self.collection([("a", "\(base)/get", [], [
+            "Object.prototype.fromA = 'yes';",
+            "var parse = JSON.parse; JSON.parse = function (t) { JSON.seen = (JSON.seen || '') + t; return parse(t); };",
+            "Object.getPrototypeOf(pm.expect(1)).assert = function () {};",
+        ])]))
+        try dir.write("collections/b.json", Self.collection([("b", "\(base)/get", [], [
+            "pm.test('untouched', () => { if (({}).fromA !== undefined || JSON.seen !== undefined) throw new Error('collection a reached b'); });",
+            "pm.test('b fails', () => pm.expect(1).to.equal(2));",
+        ])], variables: ["bSecret": "b-collection-secret"]))
+        let output = try ReqRunBinary.run(["run", "--all", "--report", "json=-"], in: dir.url)
+        #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(output.stdout.utf8))
+        #expect(record.results.count == 2)
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ untouched", "✗ b fails: AssertionError: expected 1 to equal 2"])
+    }
+
     /// `reqrun send` runs the request's scripts as `run` does: a pre-request script's header is sent, a test
     /// script's assertions are recorded and decide the exit code.
     @Test func sendRunsTheRequestsScripts() throws {

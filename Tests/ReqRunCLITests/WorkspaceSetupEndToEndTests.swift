@@ -54,6 +54,30 @@ import TestSupport
     }
 
     /// A good collection next to one with a JSON syntax error at line 3, column 5.
+    /// A folder someone else made (a cloned repository) may hold a `.gitignore` that is a link to a file
+    /// outside it (`~/.bashrc`), or a FIFO or `/dev/zero` that would block or fill memory when read: init
+    /// refuses it before writing anything, and never appends through a link.
+    @Test func initNeitherFollowsNorBlocksOnAHostileGitignore() throws {
+        let dir = try TemporaryDirectory()
+        let outside = try dir.write("outside/bashrc", "export PS1='$ '\n")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("ws"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("ws/.gitignore").path, withDestinationPath: outside.path)
+        let linked = try ReqRunBinary.run(["init", "ws"], in: dir.url)
+        #expect(linked.status == 2)
+        #expect(linked.stderr == "error: ws/.gitignore: is a symbolic link; reqrun init neither reads nor writes through one, so nothing was written (remove it, or init another folder)\n")
+        #expect(try dir.read("outside/bashrc") == "export PS1='$ '\n")
+        #expect(!dir.exists("ws/collections/example.json"))
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("fifo"), withIntermediateDirectories: true)
+        #expect(mkfifo(dir.url.appendingPathComponent("fifo/.gitignore").path, 0o644) == 0)
+        let running = try ReqRunBinary.start(["init", "fifo"], in: dir.url)
+        let killer = DispatchWorkItem { running.send(signal: SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
+        let fifo = running.finish()
+        killer.cancel()
+        #expect(fifo.status == 2)
+        #expect(fifo.stderr == "error: fifo/.gitignore: is not a regular file; reqrun init reads only a regular .gitignore, so nothing was written (remove it, or init another folder)\n")
+    }
+
     private func workspaceWithABrokenCollection() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
         try dir.write("collections/a.json", #"{"name": "A", "groups": [{"name": "ga", "requests": [{"name": "r", "url": "ftp://example.invalid/a"}]}]}"#)
@@ -90,6 +114,25 @@ import TestSupport
 
     private func postman(_ items: String) -> String {
         #"{"info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [\#(items)]}"#
+    }
+
+    /// `collections/NAME.json`, the path import chooses, may be a link a cloned repository carries, dangling
+    /// (import would create the file it names, anywhere) or not (`--force` would replace that file): import
+    /// never writes through a link it chose; `--to` names a path to write through.
+    @Test func importDoesNotWriteThroughALinkItChose() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/a.json", #"{"name": "A", "groups": []}"#)
+        try dir.write("Shop.postman_collection.json", postman(#"{"name": "r", "request": {"method": "GET", "url": "http://h/"}}"#))
+        let outside = dir.url.appendingPathComponent("outside/made.json")
+        try FileManager.default.createDirectory(at: outside.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("collections/Shop.json").path, withDestinationPath: outside.path)
+        for arguments in [["import", "Shop.postman_collection.json"], ["import", "Shop.postman_collection.json", "--force"]] {
+            let refused = try ReqRunBinary.run(arguments, in: dir.url)
+            #expect(refused.status == 64, "\(refused.stdout)")
+            #expect(refused.stderr.hasPrefix("error: \(dir.url.appendingPathComponent("collections/Shop.json").standardizedFileURL.path) is a symbolic link; "
+                                             + "import does not write through a link it did not get with --to PATH"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: outside.path))
+        }
     }
 
     @Test func importRefusesWhatTheWorkspaceCouldNotLoad() throws {

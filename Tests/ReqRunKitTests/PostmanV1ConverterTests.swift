@@ -85,7 +85,8 @@ import Testing
             "folders_order": ["a", "a"], "folders": [{"id": "a", "name": "A", "folders_order": ["b"], "order": []},
               {"id": "b", "name": "B", "folders_order": ["b"], "order": ["r"]}],
             """#)
-        #expect(collection.groups.map(\.name) == ["A", "V1"])
+        // The top-level `order` lists 'r' too, already placed in B (`aRequestIsPlacedOnce`).
+        #expect(collection.groups.map(\.name) == ["A"])
         #expect(collection.groups[0].groups.map(\.name) == ["B"])
         #expect(collection.groups[0].groups[0].groups.isEmpty)
         #expect(collection.warnings.contains("collections/v1.json: folders[1].folders_order: folder 'b' is already placed elsewhere; listed once"))
@@ -95,5 +96,23 @@ import Testing
         let deep = try #require(throws: InputError.self) { try decode("", extra: #""folders_order": ["f0"], "folders": [\#(chain)],"#) }
         #expect(deep.description.hasSuffix("folders[64]: folders nest deeper than 64 levels"))
         #expect(unlisted.warnings == ["collections/v1.json: requests: 1 request that no 'order' lists is left out, as Newman leaves them out"])
+    }
+
+    /// An id repeated in `order` lists (ids are short, requests large) must not multiply a small file into
+    /// millions of requests: each request is placed once, like each folder.
+    @Test func aRequestIsPlacedOnce() throws {
+        let collection = try decode(#"{"id": "r", "name": "R", "url": "http://h/"}"#, extra: #"""
+            "folders_order": ["a"], "folders": [{"id": "a", "name": "A", "order": ["r", "r"]}],
+            """#)
+        #expect(collection.groups.flatMap(\.requests).count + collection.groups.flatMap(\.groups).flatMap(\.requests).count == 1)
+        #expect(collection.warnings.contains("collections/v1.json: folders[0].order: request 'r' is already placed elsewhere; listed once"))
+        #expect(collection.warnings.contains("collections/v1.json: order: request 'r' is already placed elsewhere; listed once"))
+        let many = #"{"id": "c", "name": "V1", "order": [\#(Array(repeating: #""r""#, count: 200_000).joined(separator: ","))], "#
+            + #""requests": [{"id": "r", "name": "R", "url": "http://h/"}]}"#
+        let started = ContinuousClock.now
+        let big = try CollectionDecoder.decode(Array(many.utf8), file: "collections/v1.json", fileName: "v1.json",
+                                               files: FileScope(base: "/data", roots: FileRoots(["/data"])))
+        #expect(big.groups.flatMap(\.requests).count == 1 && big.warnings.count == 1)
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }

@@ -40,6 +40,30 @@ import Testing
         #expect(Array(decoded) == [0xFF, 0xFE] + Array("a=****;".utf8) + [0x80])
     }
 
+    /// A server may answer in UTF-16 (`charset=utf-16le`, a BOM): the record's `text` is decoded and masked,
+    /// and the bytes kept beside it (`data`: UTF-8 when they happen to be, ASCII in UTF-16LE is, else base64)
+    /// are masked in both byte orders too.
+    @Test func utf16BodiesAreMaskedInTheirBytes() throws {
+        func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for unit in text.utf16 {
+                let pair = [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+                bytes += bigEndian ? pair.reversed() : pair
+            }
+            return bytes
+        }
+        func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool { bytes.indices.contains { bytes[$0...].starts(with: part) } }
+        let secret = "t0ken-s3cret"
+        let masker = SecretMasker(values: [secret])
+        for bigEndian in [false, true] {
+            let bytes = (bigEndian ? [0xFE, 0xFF] : []) + utf16("you sent: ä \(secret)!", bigEndian: bigEndian)
+            let masked = masker.mask(RecordedBody(prefix: bytes, truncated: false))
+            let kept: [UInt8] = masked.encoding == "utf8" ? Array(masked.data.utf8) : Array(try #require(Data(base64Encoded: masked.data)))
+            #expect(!contains(kept, utf16(secret, bigEndian: bigEndian)), "\(masked.encoding) \(masked.data)")
+            #expect(contains(kept, utf16("you sent: ä ****!", bigEndian: bigEndian)))
+        }
+    }
+
     /// A header value that is not UTF-8 keeps its bytes (`valueBase64`) when the run masks: the secret is
     /// masked in them, and a credential field masked whole has no bytes left to show.
     @Test func headerBytesSurviveMaskingWithTheSecretMasked() throws {

@@ -55,6 +55,13 @@ enum ImportCommand {
         } else {
             let workspace = try WorkspaceContext.locate(arguments)
             target = workspace.collectionsDirectory.appendingPathComponent(defaultName(source.lastPathComponent))
+            // A link there came with the folder, not from the user: dangling, writing would create the file it
+            // names anywhere; with --force, replace that file.
+            var info = stat()
+            if lstat(target.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                throw UsageError(message: "\(Terminal.sanitized(target.path)) is a symbolic link; import does not write through a link it did not get with "
+                                 + "--to PATH (remove it, or name it with --to)", command: command.spec)
+            }
         }
         guard target.path != source.path else {
             throw UsageError(message: "the converted file would replace \(path); choose another PATH with --to", command: command.spec)

@@ -13,7 +13,8 @@ enum InitCommand {
             records, stays out of version control) in DIR, made when missing, then prints the next commands to
             try. An existing file is never overwritten: when collections/example.json or environments/local.json
             exists, nothing is written (exit 2); an existing .gitignore gets the line .reqrun/ appended unless it
-            already ignores the folder.
+            already ignores the folder (a .gitignore that is a symbolic link or not a regular file: nothing is
+            written, exit 2).
             """,
         positional: .init(name: "DIR", help: "The workspace folder (default: the current folder).", repeating: false, optional: true,
                           completion: .directories),
@@ -43,6 +44,16 @@ enum InitCommand {
                              + "so nothing was written (move \(existing.count == 1 ? "it" : "them") away, or init another folder)")
         }
         let gitignore = root.appendingPathComponent(".gitignore")
+        // A cloned folder's .gitignore may be a link out of it (appending would write there) or a FIFO or
+        // device (reading would block or never end): only a regular file is read and appended to.
+        var info = stat()
+        if lstat(gitignore.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let link = (info.st_mode & S_IFMT) == S_IFLNK
+            throw InputError(file: display(given, ".gitignore"), location: nil,
+                             reason: (link ? "is a symbolic link; reqrun init neither reads nor writes through one"
+                                      : "is not a regular file; reqrun init reads only a regular .gitignore")
+                                 + ", so nothing was written (remove it, or init another folder)")
+        }
         let ignoreText = (try? String(contentsOf: gitignore, encoding: .utf8))
         let ignoresState = ignoreText.map(ignoresStateFolder) ?? false
         try create(root.appendingPathComponent(collectionFile), exampleCollection)
@@ -85,13 +96,13 @@ enum InitCommand {
     /// - Throws: `FileError` naming the file.
     private static func create(_ url: URL, _ text: String) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(path: url.path, operation: "create", errno: errno) }
         try write(text, fd, url)
     }
 
     private static func append(_ text: String, to url: URL, afterNewline: Bool) throws {
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: url.path, operation: "open", errno: errno) }
         try write((afterNewline ? "\n" : "") + text, fd, url)
     }

@@ -60,7 +60,7 @@ enum RunScripting {
         guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }
-        return try PostmanSandbox(timeLimit: limits.time, memoryLimit: limits.memory)
+        return try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
     }
 }
 

@@ -177,8 +177,10 @@ public final class OAuth2TokenCache: OAuth2TokenSource {
             guard (200..<300).contains(status), let token = member("access_token"), !token.isEmpty else {
                 // RFC 6749 §5.2: `error` and `error_description`.
                 var reason = "\(endpoint) answered \(status)"
-                if let error = member("error") { reason += ": \(error)" }
-                if let description = member("error_description") { reason += " (\(description))" }
+                // The endpoint's text is repeated by every request that needs the token: cut, whatever its size.
+                func cut(_ text: String) -> String { text.count <= 200 ? text : text.prefix(200) + "… (\(text.count) characters)" }
+                if let error = member("error") { reason += ": \(cut(error))" }
+                if let description = member("error_description") { reason += " (\(cut(description)))" }
                 if status >= 200 && status < 300 { reason += " without an access_token" }
                 throw .invalidAuth(reason)
             }

@@ -16,7 +16,8 @@ import Foundation
 ///   folder lists as a subfolder left out; each folder's subfolders (its `folders_order`) before its
 ///   requests (its `order`); then the top-level requests of `order` that exist. An id that names nothing is
 ///   skipped. reqrun also places each folder at most once (a folder listed in two places, or inside itself,
-///   would make the transformer loop): the second place is left out with a warning.
+///   would make the transformer loop), and each request at most once (an id repeated in `order` lists would
+///   multiply a small file into millions of requests): the second place is left out with a warning.
 /// - URL: as written (trimmed), unless `queryParams`, `pathVariableData` or `pathVariables` have entries; then
 ///   the URL's parts with `queryParams` (`enabled: false` → disabled; `equals: true` sends `key=` for a null
 ///   value, `equals: false` sends `key` alone for an empty one) followed by the URL's own query entries whose
@@ -79,10 +80,7 @@ struct PostmanV1Converter {
             guard let folder = folders[id] else { continue }
             items.append(try self.folder(folder, id: id, folders: folders, requests: requests, placed: &placed, depth: 1))
         }
-        for id in try ids(collection, "order") {
-            guard let request = requests[id] else { continue }
-            items.append(try item(request))
-        }
+        items += try placeRequests(collection, requests: requests)
         let unplaced = requests.values.filter { !placedRequests.contains($0.path) }.count
         if unplaced > 0 {
             notes.append("requests: \(unplaced) request\(unplaced == 1 ? "" : "s") that no 'order' lists \(unplaced == 1 ? "is" : "are") left out, as Newman leaves them out")
@@ -127,10 +125,7 @@ struct PostmanV1Converter {
             }
             items.append(try self.folder(sub, id: subID, folders: folders, requests: requests, placed: &placed, depth: depth + 1))
         }
-        for requestID in try ids(folder, "order") {
-            guard let request = requests[requestID] else { continue }
-            items.append(try item(request))
-        }
+        items += try placeRequests(folder, requests: requests)
         var members: [(String, JSONNode)] = [("_postman_id", string(id, at: folder.node.location))]
         if let name = folder.optional("name") { members.append(("name", copy(name, folder.childPath("name")))) }
         members.append(("item", JSONNode(value: .array(items), location: folder.node.location)))
@@ -139,6 +134,24 @@ struct PostmanV1Converter {
         if let variable = try variables(folder) { members.append(("variable", variable)) }
         register(folder.node, folder.path)
         return object(members, at: folder.node.location)
+    }
+
+    /// The items of the requests `entity`'s `order` lists, each request at most once in the collection: an id
+    /// repeated (in one `order` or in two) would let a few bytes of ids copy a large request millions of times.
+    private mutating func placeRequests(_ entity: FieldReader, requests: [String: FieldReader]) throws(InputError) -> [JSONNode] {
+        var items: [JSONNode] = [], repeated: Set<String> = []
+        for id in try ids(entity, "order") {
+            guard let request = requests[id] else { continue }
+            if placedRequests.contains(request.path) {
+                // One warning per list and id, however often it repeats there.
+                if repeated.insert(id).inserted {
+                    notes.append("\(entity.childPath("order")): request '\(id)' is already placed elsewhere; listed once")
+                }
+                continue
+            }
+            items.append(try item(request))
+        }
+        return items
     }
 
     /// A v1 request as a v2 item: `{"name", "_postman_id", "event", "request": {"auth", "method", "header",

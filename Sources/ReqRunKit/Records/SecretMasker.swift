@@ -21,6 +21,9 @@ public struct SecretMasker: Sendable {
     private let values: [String]
     /// `values` as UTF-8, for bodies recorded as base64.
     private let byteValues: [[UInt8]]
+    /// The secrets as written, in UTF-16LE and UTF-16BE, each with the mask in the same byte order: a body in
+    /// UTF-16 (`charset=utf-16`, which the record decodes into `text`) holds them so in its bytes.
+    private let wideValues: [(secret: [UInt8], mask: [UInt8])]
     private let enabled: Bool
 
     /// - Parameters:
@@ -47,6 +50,9 @@ public struct SecretMasker: Sendable {
             + plain.flatMap { Self.jsonSpellings($0, twice: true) }
         self.values = Array(Set(spellings)).sorted { $0.utf8.count > $1.utf8.count }
         self.byteValues = self.values.map { Array($0.utf8) }
+        self.wideValues = plain.sorted { $0.utf16.count > $1.utf16.count }.flatMap { value in
+            [false, true].map { (Self.utf16(value, bigEndian: $0), Self.utf16(Self.mask, bigEndian: $0)) }
+        }
         self.enabled = enabled
     }
 
@@ -142,40 +148,53 @@ public struct SecretMasker: Sendable {
         var copy = body
         copy.text = body.text.map { mask($0) }
         if body.encoding == "utf8" {
-            copy.data = mask(body.data)
+            // UTF-16 of ASCII text is valid UTF-8 (with NULs), so it may be kept as text.
+            copy.data = mask(body.data.contains("\0") ? String(decoding: mask(bytes: Array(body.data.utf8), wide: true), as: UTF8.self) : body.data)
             if body.truncated {
                 let bytes = Array(copy.data.utf8)
                 let cut = maskedTail(bytes)
                 if cut != bytes { copy.data = String(decoding: cut, as: UTF8.self) }
             }
         } else if let data = Data(base64Encoded: body.data) {
-            var bytes = mask(bytes: Array(data))
+            var bytes = mask(bytes: Array(data), wide: true)
             if body.truncated { bytes = maskedTail(bytes) }
             copy.data = Data(bytes).base64EncodedString()
         }
         return copy
     }
 
-    /// `bytes` with every secret's UTF-8 replaced by the mask, longest secret first.
-    func mask(bytes: [UInt8]) -> [UInt8] {
+    private static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        text.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    /// `bytes` with every secret's UTF-8 replaced by the mask, longest secret first; with `wide`, its UTF-16
+    /// spellings too (a body's bytes).
+    func mask(bytes: [UInt8], wide: Bool = false) -> [UInt8] {
         var bytes = bytes
-        let mask = Array(Self.mask.utf8)
-        for value in byteValues where value.count <= bytes.count {
-            var out: [UInt8] = []
-            var i = 0, found = false
-            while i < bytes.count {
-                if bytes[i] == value[0], i + value.count <= bytes.count, bytes[i..<(i + value.count)].elementsEqual(value) {
-                    out += mask
-                    i += value.count
-                    found = true
-                } else {
-                    out.append(bytes[i])
-                    i += 1
-                }
-            }
-            if found { bytes = out }
+        // UTF-16 of any text but CJK has NUL bytes: without one there is nothing to look for.
+        if wide, bytes.contains(0) {
+            for (value, mask) in wideValues { bytes = Self.replace(value, with: mask, in: bytes) }
         }
+        let mask = Array(Self.mask.utf8)
+        for value in byteValues { bytes = Self.replace(value, with: mask, in: bytes) }
         return bytes
+    }
+
+    private static func replace(_ value: [UInt8], with mask: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+        guard !value.isEmpty, value.count <= bytes.count else { return bytes }
+        var out: [UInt8] = []
+        var i = 0, found = false
+        while i < bytes.count {
+            if bytes[i] == value[0], i + value.count <= bytes.count, bytes[i..<(i + value.count)].elementsEqual(value) {
+                out += mask
+                i += value.count
+                found = true
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return found ? out : bytes
     }
 
     /// `bytes` with a trailing beginning of a secret (its first byte up to all but its last) replaced by the mask.

@@ -90,6 +90,9 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
     /// A CR, LF or NUL in the URL or a header field after substitution: it would split or end the request
     /// (RFC 9110 §5.5 forbids them in field values), so nothing is sent.
     case forbiddenCharacter(field: String)
+    /// A method or a header field name that is not a token (RFC 9110 §9.1, §5.1), as a script may make one
+    /// (`pm.sendRequest`, `pm.request` changed): `field` is nil for the method.
+    case notAToken(String, field: String?)
     /// A scheme reqrun does not send (only `http`, `https`, `ws` and `wss`); the request is skipped, not failed.
     case unsupportedScheme(String)
     /// A URL that cannot be sent, e.g. a host name that is not a valid international domain name.
@@ -121,6 +124,11 @@ public enum PreparationFailure: Error, Sendable, Equatable, CustomStringConverti
             return "variables nest deeper than \(VariableScope.maximumDepth) levels in \(field): \(names.joined(separator: " → "))"
         case .forbiddenCharacter(let field):
             return "\(field) contains a CR, LF or NUL character, which would corrupt the request"
+        case .notAToken(let text, let field):
+            // Swift's escapes (`\r`, `\n`, `\0`) for what would otherwise break the line.
+            let shown = String(text.debugDescription.dropFirst().dropLast())
+            return field.map { "\($0) '\(shown)' is not a valid field name (a token, RFC 9110 §5.1)" }
+                ?? "method '\(shown)' is not a valid method (a token, RFC 9110 §9.1)"
         case .invalidURL(let reason):
             return "invalid URL: \(reason)"
         case .unsupportedScheme(let scheme):
@@ -179,8 +187,12 @@ public enum RequestPreparation {
                 url = URLQuery.appending(name: try resolve(parameter.name, scope, field: "query[\(i)].name"),
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
             }
+            // Collections are checked when they load; what scripts make is checked here.
+            let isToken = { (text: String) in !text.isEmpty && text.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) }
+            guard isToken(request.method) else { throw .notAToken(request.method, field: nil) }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {
+                guard isToken(header.name) else { throw .notAToken(header.name, field: "headers[\(i)].name") }
                 headers.append(HeaderField(name: header.name,
                                            value: try resolve(header.value, scope, field: "headers[\(i)].value")))
             }
