@@ -69,6 +69,9 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     public var itemOrder: [ItemKind]?
     /// The group's own scripts; the `eventScripts` of the requests below it hold them after the outer ones.
     public var scripts: [Script] = []
+    /// True for a group the Postman loader made for a collection's top-level requests (named after the
+    /// collection): not a Postman item, so `pm.execution.location` leaves it out.
+    public var standsForCollection = false
 
     /// What stands at one place of a group's items.
     public enum ItemKind: Sendable, Equatable {
