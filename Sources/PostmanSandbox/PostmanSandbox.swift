@@ -49,6 +49,7 @@ public final class PostmanSandbox: RequestScripting {
             try engine.evaluate(SandboxSendRequest.source, name: "reqrun-send-request.js")
             try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
             try engine.evaluate(SandboxRequestAPI.source, name: "reqrun-request.js")
+            try engine.evaluate(SandboxExecution.source, name: "reqrun-execution.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
@@ -97,6 +98,7 @@ public final class PostmanSandbox: RequestScripting {
                            body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
         }
         input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
+        input.location(context.location)
         input.scopes([
             ("globals", globalsBase.merging(variables.globals) { $1 }),
             ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),

@@ -4,7 +4,7 @@ import ReqRunKit
 /// dictionaries took a fifth of a 300-request scripted run's time: perf).
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
-/// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"},
+/// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"}, "location": [NAME],
 /// "data": [{"key", "value"}], "scopes": {NAME: {…}}}`.
 ///
 /// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
@@ -74,6 +74,16 @@ struct SandboxInput {
         appendPairs(data.map { ($0.name, $0.value) })
         text += ",\"dataJSON\":"
         appendObject(json)
+    }
+
+    /// `"location": [NAME, …]`, `pm.execution.location`'s item names (`ScriptContext.location`).
+    mutating func location(_ names: [String]) {
+        text += ",\"location\":["
+        for (index, name) in names.enumerated() {
+            if index > 0 { text += "," }
+            JSONNode.appendQuoted(name, to: &text.bytes)
+        }
+        text += "]"
     }
 
     /// `scopes`, each name → values.

@@ -56,7 +56,7 @@ enum SandboxModules {
     /// Modules of our own, as CommonJS bodies: `uuid` (uuid 3's API, which Postman bundles: callable, and
     /// `.v4()`; Debian's node-uuid is version 8, whose module is not callable), `tv4` (`SandboxTV4`) and
     /// `timers` (`setImmediate` as a job, which xml2js's `async` option uses; there are no timers), Node's
-    /// `path` and `util` (`SandboxNodeModules`).
+    /// `path` and `util` (`SandboxNodeModules`), `assert` and `string_decoder` (`SandboxNodeAssert`).
     static let ownModules: [String: String] = [
         // Math.random's bits (JavaScriptCore has no crypto.getRandomValues here), formatted as RFC 9562 §5.4.
         "uuid": """
@@ -79,6 +79,8 @@ enum SandboxModules {
         "tv4": SandboxTV4.source,
         "path": SandboxNodeModules.path,
         "util": SandboxNodeModules.util,
+        "assert": SandboxNodeAssert.assert,
+        "string_decoder": SandboxNodeAssert.stringDecoder,
     ]
 
     /// What the loader gets for `require(request)` from the module whose file is `parent` ("": a script):

@@ -570,7 +570,8 @@ enum SandboxPrelude {
         request: state.request,
         response: state.response,
         iterationData: iterationData,
-        execution: { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest },
+        execution: { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest,
+                     location: __reqrun.location(input.location || [input.request.name], function () { return state.place; }) },
         info: { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
                 requestName: input.request.name, requestId: input.request.id }
       };

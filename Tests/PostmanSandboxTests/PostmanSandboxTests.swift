@@ -99,7 +99,7 @@ import ReqRunKit
             "pm.test('same module object', () => pm.expect(require('lodash')).to.equal(lodash));",
             "pm.test('uuid', () => { const uuid = require('uuid'); pm.expect(uuid()).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);",
             "  pm.expect(uuid.v4()).to.not.equal(uuid.v4()); });",
-            "pm.test('unknown module', () => pm.expect(() => require('fs')).to.throw(\"Cannot find module 'fs': reqrun's sandbox provides ajv, atob, btoa, buffer, chai, cheerio, crypto-js, events, lodash, moment, path, punycode, querystring, timers, tv4, url, util, uuid, xml2js\"));",
+            "pm.test('unknown module', () => pm.expect(() => require('fs')).to.throw(\"Cannot find module 'fs': reqrun's sandbox provides ajv, assert, atob, btoa, buffer, chai, cheerio, crypto-js, events, lodash, moment, path, punycode, querystring, string_decoder, timers, tv4, url, util, uuid, xml2js\"));",
         ], variables: &variables)
         #expect(outcome.error == nil)
         #expect(outcome.assertions.filter { !$0.passed }.map { "\($0.name): \($0.error ?? "")" } == [])

@@ -35,4 +35,17 @@ import TestSupport
         let off = try ReqRunBinary.run(["run", "--all", "--color", "off"], in: dir.url)
         #expect(off.status == 0 && !off.stdout.contains("\u{1B}["), "\(off.stdout)\(off.stderr)")
     }
+
+    /// Newman's `--disable-unicode`: `Pass` and `Fail` where the console writes `✓` and `✗`.
+    @Test func disableUnicode() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", PostmanScriptsEndToEndTests.collection([
+            ("marks", "\(base)/get", [], ["pm.test('passes', () => {}); pm.test('fails', () => pm.expect(1).to.equal(2));"]),
+        ]))
+        let plain = try ReqRunBinary.run(["run", "--all", "--disable-unicode"], in: dir.url)
+        #expect(plain.status == 1, "\(plain.stdout)\(plain.stderr)")
+        #expect(plain.stdout.contains("Pass passes") && plain.stdout.contains("Fail fails"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("✓") && !plain.stdout.contains("✗"), "\(plain.stdout)")
+    }
 }

@@ -46,7 +46,7 @@ import TestSupport
             ]),
             ("again", "\(base)/get", [
                 "pm.test('cached across requests', () => pm.expect(require('ajv')).to.equal(require('ajv')));",
-                "pm.test('unknown', () => pm.expect(() => require('fs')).to.throw(/^Cannot find module 'fs': reqrun's sandbox provides ajv, atob, btoa, buffer, chai, cheerio, crypto-js, events, lodash, moment, path, punycode, querystring, timers, tv4, url, util, uuid, xml2js$/));",
+                "pm.test('unknown', () => pm.expect(() => require('fs')).to.throw(/^Cannot find module 'fs': reqrun's sandbox provides ajv, assert, atob, btoa, buffer, chai, cheerio, crypto-js, events, lodash, moment, path, punycode, querystring, string_decoder, timers, tv4, url, util, uuid, xml2js$/));",
                 "pm.test('nothing else on disk', () => { for (const name of ['/etc/passwd', './x', '../etc/passwd', 'ajv/../../../../etc/passwd', 'xml2js/../sax', 'sax', 'child_process'])",
                 "  pm.expect(() => require(name), name).to.throw(\"Cannot find module '\" + name + \"'\"); });",
             ]),

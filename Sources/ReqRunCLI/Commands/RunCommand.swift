@@ -41,6 +41,7 @@ enum RunCommand {
             .init(name: "--allow-empty", valueName: nil, help: "Exit 0 when nothing is selected (default: exit 2, so a CI job that tests nothing fails)."),
             .init(name: "--suppress-exit-code", valueName: nil,
                   help: "Exit 0 when requests or scripts failed (1 and 3; as Newman's option): bad input, usage, files and signals keep theirs."),
+            .init(name: "--disable-unicode", valueName: nil, help: "Write Pass and Fail for the ✓ and ✗ marks (as Newman's option)."),
             .init(name: "--export-environment", valueName: "FILE", help: "After the run, write the environment with the values scripts set (Postman format)."),
             .init(name: "--export-globals", valueName: "FILE", help: "After the run, write the globals scripts set (Postman format)."),
         ] + RunScripting.options + [
@@ -58,7 +59,8 @@ enum RunCommand {
     static func run(_ arguments: ParsedArguments, _ standard: Terminal) throws -> ExitCode {
         let reports = try ReportRequest.parseAll(arguments, command: command.spec)
         // A report on standard output gets it to itself: the console lines go to standard error.
-        let terminal = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
+        let output = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
+        let terminal = arguments.flag("--disable-unicode") ? output.withPlainSymbols() : output
         let modes = [arguments.flag("--expanded"), arguments.flag("--all"), !arguments.positionals.isEmpty].filter { $0 }
         guard modes.count == 1 else {
             throw UsageError(message: modes.isEmpty ? "say what to run: --expanded, --all or NAME... (groups, collections or requests)"

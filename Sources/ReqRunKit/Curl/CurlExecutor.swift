@@ -131,7 +131,7 @@ public final class HTTPExecutor {
         let transfer = CurlTransfer(easy: easy, request: request, options: options,
                                     keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit,
                                     share: share, loadCookieJar: !loadedCookieJar)
-        loadedCookieJar = true
+        loadedCookieJar = loadedCookieJar || request.disableCookies != true
         if let failure = transfer.configure() {
             finishedEarly.append((tag, transfer.result(code: failure)))
             recycle(transfer)

@@ -173,6 +173,12 @@ final class CurlTransfer {
             codes += options.applyTLSAndProxy(to: easy)
         }
         if options.certificateInfo { codes.append(reqrun_easy_setopt_long(easy, CURLOPT_CERTINFO, 1)) }
+        codes += TLSChoice(disabledProtocols: request.tlsDisabledProtocols, ciphers: request.tlsCipherSelection).apply(to: easy)
+        if request.disableCookies == true {
+            // Postman's disableCookies: off the run's store (a reset handle keeps its share: detach it).
+            codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, nil))
+            return codes
+        }
         // The cookie engine: "" enables it without reading a file; the jar is read once, by the first transfer.
         if let share { codes.append(reqrun_easy_setopt_pointer(easy, CURLOPT_SHARE, share)) }
         let jar = options.cookieJarFile

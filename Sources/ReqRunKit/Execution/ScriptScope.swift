@@ -35,12 +35,14 @@ extension Runner {
         for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
         var upper = configuration.overrides
         upper.merge(captured.values) { $1 }
-        return ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
+        var context = ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
                              collectionValues: Dictionary(reference.collectionVariables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
                              groupValues: groupValues,
                              environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
                                                            uniquingKeysWith: { $1 }),
                              upperValues: upper)
             .iteration(iteration, of: configuration.runData)
+        context.location = [reference.collectionName] + reference.groups.filter { !$0.standsForCollection }.map(\.name) + [reference.request.name]
+        return context
     }
 }

@@ -69,6 +69,9 @@ public struct RequestGroup: Sendable, Equatable, Identifiable {
     public var itemOrder: [ItemKind]?
     /// The group's own scripts; the `eventScripts` of the requests below it hold them after the outer ones.
     public var scripts: [Script] = []
+    /// True for a group the Postman loader made for a collection's top-level requests (named after the
+    /// collection): not a Postman item, so `pm.execution.location` leaves it out.
+    public var standsForCollection = false
 
     /// What stands at one place of a group's items.
     public enum ItemKind: Sendable, Equatable {
@@ -164,6 +167,15 @@ public struct Request: Sendable, Equatable {
     /// it there (native `disableBodyPruning`, Postman's `protocolProfileBehavior.disableBodyPruning`); nil:
     /// the run's `RequestRules`.
     public var disableBodyPruning: Bool?
+    /// No cookie sent from the run's store, none stored from the response, for this request (native
+    /// `disableCookies`, Postman's `protocolProfileBehavior.disableCookies`): the transfer is not attached to
+    /// the store (`CURLOPT_SHARE` cleared, no `CURLOPT_COOKIEFILE`). A `Cookie` header field is still sent.
+    public var disableCookies: Bool?
+    /// TLS versions this request must not use: `TLSv1`, `TLSv1.1`, `TLSv1.2`, `TLSv1.3` (native and
+    /// Postman's `tlsDisabledProtocols`; `SSLv2`, `SSLv3` are never used anyway). See `TLSChoice`.
+    public var tlsDisabledProtocols: [String]?
+    /// OpenSSL cipher names, most preferred first (native and Postman's `tlsCipherSelection`; `TLSChoice`).
+    public var tlsCipherSelection: [String]?
     /// `retry`: sent again until its expectations and captures pass (see `PollPolicy`), over `--retry-until-pass`.
     public var poll: PollPolicy?
     /// The request's own auth; nil inherits (see `RequestReference.effectiveAuth`).

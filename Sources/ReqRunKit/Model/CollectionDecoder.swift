@@ -158,7 +158,8 @@ public enum CollectionDecoder {
     /// The fields a request may have (one array for the whole run rather than a literal per request).
     private static let requestKeys: FieldNames = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart",
                                       "bodyFile", "graphql", "auth", "expect", "capture", "scripts", "timeout", "followRedirects", "maxRedirects",
-                                      "followOriginalMethod", "followAuthorization", "insecure", "disableBodyPruning", "messages", "retry"]
+                                      "followOriginalMethod", "followAuthorization", "insecure", "disableBodyPruning", "messages", "retry",
+                                      "disableCookies", "tlsDisabledProtocols", "tlsCipherSelection"]
 
     private static func decodeRequest(_ node: JSONNode, path: FieldPath, file: String, base: FileScope,
                                       inherited: [Script]) throws(InputError) -> Request {
@@ -180,6 +181,9 @@ public enum CollectionDecoder {
         (request.followOriginalMethod, request.followAuthorization) = (try decodeBool(reader, "followOriginalMethod"), try decodeBool(reader, "followAuthorization"))
         request.insecure = try decodeBool(reader, "insecure")
         request.disableBodyPruning = try decodeBool(reader, "disableBodyPruning")
+        request.disableCookies = try decodeBool(reader, "disableCookies")
+        request.tlsDisabledProtocols = try TLSChoice.protocols(reader.optional("tlsDisabledProtocols"), reader.childPath("tlsDisabledProtocols"), reader)
+        request.tlsCipherSelection = try TLSChoice.names(reader.optional("tlsCipherSelection"), reader.childPath("tlsCipherSelection"), reader)
         let scripts = try NativeScripts.decode(reader, base: base)
         request.eventScripts = inherited + scripts
         // `list` marks a request's own scripts (`[scripts: …]`).

@@ -98,6 +98,9 @@ public enum CollectionEncoder {
         if let trust = request.followAuthorization { members.append(("followAuthorization", .bool(trust))) }
         if let insecure = request.insecure { members.append(("insecure", .bool(insecure))) }
         if let keep = request.disableBodyPruning { members.append(("disableBodyPruning", .bool(keep))) }
+        if let off = request.disableCookies { members.append(("disableCookies", .bool(off))) }
+        if let names = request.tlsDisabledProtocols { members.append(("tlsDisabledProtocols", .array(names.map { .string($0) }))) }
+        if let names = request.tlsCipherSelection { members.append(("tlsCipherSelection", .array(names.map { .string($0) }))) }
         return .object(members)
     }
 

@@ -64,8 +64,10 @@ public enum PostmanDecoder {
             guard !pending.isEmpty else { return }
             runs += 1
             let id = GroupID.derived(fileName: fileName, groupPath: runs == 1 ? [] : [" ", "\(runs)"])
-            groups.append(RequestGroup(id: id, idIsDerived: true, name: runs == 1 ? collectionName : "\(collectionName) (\(runs))",
-                                       requests: pending, location: root.location))
+            var group = RequestGroup(id: id, idIsDerived: true, name: runs == 1 ? collectionName : "\(collectionName) (\(runs))",
+                                     requests: pending, location: root.location)
+            group.standsForCollection = true
+            groups.append(group)
             pending = []
         }
         for (node, path) in try reader.optionalArray("item") {

@@ -9,8 +9,9 @@
 /// - `disableBodyPruning` → `disableBodyPruning`: postman-runtime leaves out a body on GET, COPY, HEAD,
 ///   PURGE and UNLOCK unless it is `true` (requester `METHODS_WITHOUT_BODY`); reqrun prunes only under
 ///   `--compat newman` (`RequestRules.newman`), which this field overrides per request.
-/// Other keys (`disableUrlEncoding`, `disableCookies`, `tlsDisabledProtocols`, …) are not honoured: one
-/// warning per key and collection.
+/// - `disableCookies` → `disableCookies`; `tlsDisabledProtocols`, `tlsCipherSelection` → the same fields
+///   (`TLSChoice`); `tlsPreferServerCiphers` is taken and has no effect (it is a server's setting).
+/// Other keys (`disableUrlEncoding`, …) are not honoured: one warning per key and collection.
 struct PostmanProtocolProfile: Sendable, Equatable {
     var followRedirects: Bool?
     var maxRedirects: Int?
@@ -18,6 +19,9 @@ struct PostmanProtocolProfile: Sendable, Equatable {
     var followAuthorizationHeader: Bool?
     var strictSSL: Bool?
     var disableBodyPruning: Bool?
+    var disableCookies: Bool?
+    var tlsDisabledProtocols: [String]?
+    var tlsCipherSelection: [String]?
 
 
     /// `reader`'s `protocolProfileBehavior` over `self`.
@@ -43,6 +47,10 @@ struct PostmanProtocolProfile: Sendable, Equatable {
             case "followAuthorizationHeader": merged.followAuthorizationHeader = try flag()
             case "strictSSL": merged.strictSSL = try flag()
             case "disableBodyPruning": merged.disableBodyPruning = try flag()
+            case "disableCookies": merged.disableCookies = try flag()
+            case "tlsDisabledProtocols": merged.tlsDisabledProtocols = try TLSChoice.protocols(member.value, fieldPath, reader)
+            case "tlsCipherSelection": merged.tlsCipherSelection = try TLSChoice.names(member.value, fieldPath, reader)
+            case "tlsPreferServerCiphers": _ = try flag()  // a server's choice: nothing for a client to set (TLSChoice)
             case "maxRedirects":
                 guard case .number(let text) = member.value.value, let count = Int(text), count >= 0 else {
                     throw reader.error(member.value, fieldPath, "expected a whole number of redirects, found \(member.value.kindDescription)")
@@ -64,5 +72,8 @@ struct PostmanProtocolProfile: Sendable, Equatable {
         if let followAuthorizationHeader { request.followAuthorization = followAuthorizationHeader }
         if let strictSSL { request.insecure = !strictSSL }
         if let disableBodyPruning { request.disableBodyPruning = disableBodyPruning }
+        if let disableCookies { request.disableCookies = disableCookies }
+        if let tlsDisabledProtocols { request.tlsDisabledProtocols = tlsDisabledProtocols }
+        if let tlsCipherSelection { request.tlsCipherSelection = tlsCipherSelection }
     }
 }

@@ -37,6 +37,9 @@ public struct ScriptContext: Sendable {
     /// The JSON text of the data row's values that are not strings, by name (`IterationData.jsonValues`).
     public var iterationDataJSON: [String: String] = [:]
     public var globalValues: [String: String] = [:]
+    /// `pm.execution.location`: the item names from the collection down to the request (the collection's
+    /// name, its folders outer to inner, the request's name; a group that `standsForCollection` left out).
+    public var location: [String] = []
     /// `pm.sendRequest` and `pm.cookies.jar()` (nil: no network, as in `--dry-run`: a script request then
     /// gets an error).
     public var transport: (any ScriptTransport)?

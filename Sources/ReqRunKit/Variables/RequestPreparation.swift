@@ -19,6 +19,10 @@ public struct PreparedRequest: Sendable, Equatable {
     public var timeoutMilliseconds: Int?
     /// This request's own TLS verification choice, over `ExecutorOptions.insecure` (`Request.insecure`).
     public var insecure: Bool?
+    /// `Request.disableCookies`, `tlsDisabledProtocols`, `tlsCipherSelection`.
+    public var disableCookies: Bool?
+    public var tlsDisabledProtocols: [String]?
+    public var tlsCipherSelection: [String]?
     /// Header field names that carry credentials (`Authorization`, an API-key field): not sent when a
     /// redirect leads to another origin.
     public var credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -212,6 +216,8 @@ public enum RequestPreparation {
             var prepared = PreparedRequest(method: request.method, url: url, headers: headers, body: body)
             prepared.timeoutMilliseconds = request.timeoutMilliseconds
             prepared.insecure = request.insecure
+            (prepared.disableCookies, prepared.tlsDisabledProtocols, prepared.tlsCipherSelection) =
+                (request.disableCookies, request.tlsDisabledProtocols, request.tlsCipherSelection)
             if let auth { try apply(auth, to: &prepared, scope, tokens: tokens) }
             prepared.url = try URLNormalizer.normalize(prepared.url, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
             if rules.encodesUserinfoDelimiters { prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url) }
