@@ -31,7 +31,7 @@ enum SandboxPrelude {
   function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
 
   // postman-collection's VariableScope: get/set/unset/has/clear/toObject/replaceIn.
-  function scope(name) {
+  function scopeMethods(name) {
     return {
       get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
       set: function (key, value) { state.scopes[name][String(key)] = value; },
@@ -41,6 +41,12 @@ enum SandboxPrelude {
       toObject: function () { return Object.assign({}, state.scopes[name]); },
       replaceIn: function (template) { return replaceIn(template); }
     };
+  }
+  var scopeMethodsByName = { environment: scopeMethods('environment'), collection: scopeMethods('collection'), globals: scopeMethods('globals') };
+  // A new object for every request (as postman-sandbox's), on functions made once for the run.
+  function scope(name) {
+    var m = scopeMethodsByName[name];
+    return { get: m.get, set: m.set, unset: m.unset, has: m.has, clear: m.clear, toObject: m.toObject, replaceIn: m.replaceIn };
   }
   // pm.variables: every scope, local highest (Newman: globals < collection < environment < data < local).
   var order = ['local', 'upper', 'data', 'environment', 'groups', 'collection', 'globals'];
@@ -498,21 +504,23 @@ enum SandboxPrelude {
   // Values as scripts set them (a number stays a number, an object an object), for the rest of the run:
   // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
   var typed = { globals: {}, collection: {}, environment: {}, local: {} };
+  var typedNames = Object.keys(typed);
   function restoreTypes(scopes) {
-    Object.keys(typed).forEach(function (name) {
-      var values = scopes[name], kept = typed[name];
-      Object.keys(kept).forEach(function (key) {
+    for (var n = 0; n < typedNames.length; n++) {
+      var values = scopes[typedNames[n]], kept = typed[typedNames[n]], keys = Object.keys(kept);
+      for (var k = 0; k < keys.length; k++) {
+        var key = keys[k];
         if (own(values, key) && values[key] === text(kept[key])) values[key] = kept[key];
-      });
-    });
+      }
+    }
   }
   function asText(name) {
-    var values = state.scopes[name], result = {}, kept = {};
-    Object.keys(values).forEach(function (key) {
-      var value = values[key];
+    var values = state.scopes[name], result = {}, kept = {}, keys = Object.keys(values);
+    for (var i = 0; i < keys.length; i++) {
+      var key = keys[i], value = values[key];
       result[key] = text(value);
       if (typeof value !== 'string') kept[key] = value;
-    });
+    }
     typed[name] = kept;
     return result;
   }
@@ -548,7 +556,7 @@ enum SandboxPrelude {
         // (callgrind, interpreter).
         var names = Object.getOwnPropertyNames(global);
         for (var n = 0; n < names.length; n++) {
-          if (!own(baseline, names[n])) { try { delete global[names[n]]; } catch (e) {} }
+          if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} }
         }
       }
       restoreTypes(input.scopes);
@@ -596,8 +604,9 @@ enum SandboxPrelude {
         define('responseCookies', state.response.__cookies.slice());
       }
       if (!baseline) {
-        baseline = {};
-        Object.getOwnPropertyNames(global).forEach(function (name) { baseline[name] = true; });
+        baseline = Object.create(null);
+        var all = Object.getOwnPropertyNames(global);
+        for (var b = 0; b < all.length; b++) baseline[all[b]] = true;
       }
     },
     enter: function (place) {
