@@ -181,6 +181,32 @@ extension ComputedAuthEndToEndTests {
 }
 
 extension ComputedAuthEndToEndTests {
+    /// PS256/384/512 (RSASSA-PSS) and ES256/384/512 (ECDSA, raw r||s) tokens, verified by PyJWT with
+    /// cryptography; the EC keys are the auth server's `auth-ec-p256-key.pem` and its siblings.
+    @Test func jwtPSAndESTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let rsaPath = try TestServers.authRSAKey()
+        let folder = URL(fileURLWithPath: rsaPath).deletingLastPathComponent()
+        func key(_ name: String) throws -> String { try quoted(String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) }
+        var requests: [String] = []
+        for (alg, keyName) in [("PS256", "rsa"), ("PS384", "rsa"), ("PS512", "rsa"), ("ES256", "p256"), ("ES384", "p384"), ("ES512", "p521")] {
+            requests.append(#"{"name": "\#(alg)", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "\#(alg)", "privateKey": "{{\#(keyName)}}", "payload": {"sub": "\#(alg)"}}, "#
+                + #""expect": [{"status": 200}, {"json": "$.header.alg", "equals": "\#(alg)"}, {"json": "$.claims.sub", "equals": "\#(alg)"}]}"#)
+        }
+        requests.append(#"{"name": "wrong curve", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "ES384", "privateKey": "{{p256}}", "payload": {}}}"#)
+        try dir.write("collections/j.json", """
+            {"name": "JWT", "variables": {"base": "\(try TestServers.auth())", "rsa": \(try key("auth-rsa-key.pem")), "p256": \(try key("auth-ec-p256-key.pem")),
+                                          "p384": \(try key("auth-ec-p384-key.pem")), "p521": \(try key("auth-ec-p521-key.pem"))},
+             "groups": [{"name": "g", "requests": [\(requests.joined(separator: ",\n"))]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.stdout.contains("7 requests: 6 passed, 0 failed, 1 error"), "\(run.stdout)\(run.stderr)")
+        #expect((run.stdout + run.stderr).contains("jwt ES384: the private key is not a P-384 key"), "\(run.stdout)\(run.stderr)")
+        #expect(!(try records(dir)).contains("PRIVATE KEY"))
+    }
+}
+
+extension ComputedAuthEndToEndTests {
     @Test func postmanAuthIsImportedAndRunsAndShowCurlSaysWhatItCannotDo() throws {
         let dir = try TemporaryDirectory()
         func item(_ name: String, _ path: String, _ type: String, _ fields: [(String, String)]) -> String {
