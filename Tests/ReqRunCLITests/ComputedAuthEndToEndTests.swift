@@ -207,6 +207,48 @@ extension ComputedAuthEndToEndTests {
 }
 
 extension ComputedAuthEndToEndTests {
+    /// Atlassian S2S (`asap`): a JWT with iss, sub, aud, jti, iat, exp and a `kid` header, verified by PyJWT with
+    /// the public key; native and imported from Postman (v2.1 key/value form), the key masked in the record.
+    @Test func asapTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let key = try String(contentsOfFile: try TestServers.authRSAKey(), encoding: .utf8)
+        try dir.write("collections/a.json", """
+            {"name": "ASAP", "variables": {"base": "\(try TestServers.auth())", "key": \(try quoted(key))},
+             "groups": [{"name": "g", "requests": [
+              {"name": "asap", "url": "{{base}}/jwt", "auth": {"type": "asap", "issuer": "svc-a", "audience": "svc-b", "keyId": "svc-a/k1",
+                                                               "privateKey": "{{key}}", "claims": {"scope": "read"}, "expiry": "10m"},
+               "expect": [{"status": 200}, {"json": "$.header.kid", "equals": "svc-a/k1"}, {"json": "$.header.alg", "equals": "RS256"},
+                          {"json": "$.claims.iss", "equals": "svc-a"}, {"json": "$.claims.sub", "equals": "svc-a"}, {"json": "$.claims.aud", "equals": "svc-b"},
+                          {"json": "$.claims.scope", "equals": "read"}, {"json": "$.lifetime", "equals": 600}, {"json": "$.jtiLength", "equals": 36}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 requests: 1 passed") || run.stdout.contains("1 request: 1 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("PRIVATE KEY"))
+        let curl = try ReqRunBinary.run(["show", "--curl", "asap"], in: dir.url)
+        #expect(curl.stdout.contains("# the ASAP token below"), "\(curl.stdout)")
+
+        let entries = [("alg", "ES256"), ("iss", "svc-p"), ("aud", "svc-q"), ("kid", "svc-p/k2"), ("privateKey", "{{key}}"), ("sub", "user-1"), ("exp", "120")]
+            .map { #"{"key": "\#($0.0)", "value": "\#($0.1)", "type": "string"}"# }.joined(separator: ", ")
+        let ec = try String(contentsOf: URL(fileURLWithPath: try TestServers.authRSAKey()).deletingLastPathComponent().appendingPathComponent("auth-ec-p256-key.pem"), encoding: .utf8)
+        try dir.write("p.postman_collection.json", """
+            {"info": {"name": "P", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "base", "value": "\(try TestServers.auth())"}, {"key": "key", "value": \(try quoted(ec))}],
+             "item": [{"name": "pasap", "event": [{"listen": "test", "script": {"exec": [
+               "pm.test('asap', () => { const j = pm.response.json(); pm.expect(j.claims.sub).to.equal('user-1'); pm.expect(j.header.kid).to.equal('svc-p/k2'); pm.expect(j.lifetime).to.equal(120); });",
+               "pm.response.to.have.status(200);"]}}],
+               "request": {"method": "GET", "url": "{{base}}/jwt", "auth": {"type": "asap", "asap": [\(entries)]}}}]}
+            """)
+        let imported = try ReqRunBinary.run(["import", "p.postman_collection.json", "--to", "collections/p.json"], in: dir.url)
+        #expect(imported.status == 0 && !imported.stderr.contains("not"), "\(imported.stderr)")
+        #expect(try dir.read("collections/p.json").contains("\"type\": \"asap\""))
+        let postman = try ReqRunBinary.run(["run", "pasap"], in: dir.url)
+        #expect(postman.status == 0, "\(postman.stdout)\(postman.stderr)")
+    }
+}
+
+extension ComputedAuthEndToEndTests {
     @Test func postmanAuthIsImportedAndRunsAndShowCurlSaysWhatItCannotDo() throws {
         let dir = try TemporaryDirectory()
         func item(_ name: String, _ path: String, _ type: String, _ fields: [(String, String)]) -> String {
