@@ -74,6 +74,7 @@ enum DetailLines {
         case .ntlm?: return "NTLM"
         case .oauth2?: return "OAuth 2.0"
         case .jwt?: return "JWT"
+        case .asap?: return "ASAP"
         }
     }
 

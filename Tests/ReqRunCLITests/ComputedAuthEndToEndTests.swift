@@ -194,6 +194,74 @@ extension ComputedAuthEndToEndTests {
 }
 
 extension ComputedAuthEndToEndTests {
+    /// PS256/384/512 (RSASSA-PSS) and ES256/384/512 (ECDSA, raw r||s) tokens, verified by PyJWT with
+    /// cryptography; the EC keys are the auth server's `auth-ec-p256-key.pem` and its siblings.
+    @Test func jwtPSAndESTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let rsaPath = try TestServers.authRSAKey()
+        let folder = URL(fileURLWithPath: rsaPath).deletingLastPathComponent()
+        func key(_ name: String) throws -> String { try quoted(String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) }
+        var requests: [String] = []
+        for (alg, keyName) in [("PS256", "rsa"), ("PS384", "rsa"), ("PS512", "rsa"), ("ES256", "p256"), ("ES384", "p384"), ("ES512", "p521")] {
+            requests.append(#"{"name": "\#(alg)", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "\#(alg)", "privateKey": "{{\#(keyName)}}", "payload": {"sub": "\#(alg)"}}, "#
+                + #""expect": [{"status": 200}, {"json": "$.header.alg", "equals": "\#(alg)"}, {"json": "$.claims.sub", "equals": "\#(alg)"}]}"#)
+        }
+        requests.append(#"{"name": "wrong curve", "url": "{{base}}/jwt", "auth": {"type": "jwt", "algorithm": "ES384", "privateKey": "{{p256}}", "payload": {}}}"#)
+        try dir.write("collections/j.json", """
+            {"name": "JWT", "variables": {"base": "\(try TestServers.auth())", "rsa": \(try key("auth-rsa-key.pem")), "p256": \(try key("auth-ec-p256-key.pem")),
+                                          "p384": \(try key("auth-ec-p384-key.pem")), "p521": \(try key("auth-ec-p521-key.pem"))},
+             "groups": [{"name": "g", "requests": [\(requests.joined(separator: ",\n"))]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.stdout.contains("7 requests: 6 passed, 0 failed, 1 error"), "\(run.stdout)\(run.stderr)")
+        #expect((run.stdout + run.stderr).contains("jwt ES384: the private key is not a P-384 key"), "\(run.stdout)\(run.stderr)")
+        #expect(!(try records(dir)).contains("PRIVATE KEY"))
+    }
+}
+
+extension ComputedAuthEndToEndTests {
+    /// Atlassian S2S (`asap`): a JWT with iss, sub, aud, jti, iat, exp and a `kid` header, verified by PyJWT with
+    /// the public key; native and imported from Postman (v2.1 key/value form), the key masked in the record.
+    @Test func asapTokensVerifyWithPyJWT() throws {
+        let dir = try TemporaryDirectory()
+        let key = try String(contentsOfFile: try TestServers.authRSAKey(), encoding: .utf8)
+        try dir.write("collections/a.json", """
+            {"name": "ASAP", "variables": {"base": "\(try TestServers.auth())", "key": \(try quoted(key))},
+             "groups": [{"name": "g", "requests": [
+              {"name": "asap", "url": "{{base}}/jwt", "auth": {"type": "asap", "issuer": "svc-a", "audience": "svc-b", "keyId": "svc-a/k1",
+                                                               "privateKey": "{{key}}", "claims": {"scope": "read"}, "expiry": "10m"},
+               "expect": [{"status": 200}, {"json": "$.header.kid", "equals": "svc-a/k1"}, {"json": "$.header.alg", "equals": "RS256"},
+                          {"json": "$.claims.iss", "equals": "svc-a"}, {"json": "$.claims.sub", "equals": "svc-a"}, {"json": "$.claims.aud", "equals": "svc-b"},
+                          {"json": "$.claims.scope", "equals": "read"}, {"json": "$.lifetime", "equals": 600}, {"json": "$.jtiLength", "equals": 36}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 requests: 1 passed") || run.stdout.contains("1 request: 1 passed"), "\(run.stdout)")
+        #expect(!(try records(dir)).contains("PRIVATE KEY"))
+        let curl = try ReqRunBinary.run(["show", "--curl", "asap"], in: dir.url)
+        #expect(curl.stdout.contains("# the ASAP token below"), "\(curl.stdout)")
+
+        let entries = [("alg", "ES256"), ("iss", "svc-p"), ("aud", "svc-q"), ("kid", "svc-p/k2"), ("privateKey", "{{key}}"), ("sub", "user-1"), ("exp", "120")]
+            .map { #"{"key": "\#($0.0)", "value": "\#($0.1)", "type": "string"}"# }.joined(separator: ", ")
+        let ec = try String(contentsOf: URL(fileURLWithPath: try TestServers.authRSAKey()).deletingLastPathComponent().appendingPathComponent("auth-ec-p256-key.pem"), encoding: .utf8)
+        try dir.write("p.postman_collection.json", """
+            {"info": {"name": "P", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "variable": [{"key": "base", "value": "\(try TestServers.auth())"}, {"key": "key", "value": \(try quoted(ec))}],
+             "item": [{"name": "pasap", "event": [{"listen": "test", "script": {"exec": [
+               "pm.test('asap', () => { const j = pm.response.json(); pm.expect(j.claims.sub).to.equal('user-1'); pm.expect(j.header.kid).to.equal('svc-p/k2'); pm.expect(j.lifetime).to.equal(120); });",
+               "pm.response.to.have.status(200);"]}}],
+               "request": {"method": "GET", "url": "{{base}}/jwt", "auth": {"type": "asap", "asap": [\(entries)]}}}]}
+            """)
+        let imported = try ReqRunBinary.run(["import", "p.postman_collection.json", "--to", "collections/p.json"], in: dir.url)
+        #expect(imported.status == 0 && !imported.stderr.contains("not"), "\(imported.stderr)")
+        #expect(try dir.read("collections/p.json").contains("\"type\": \"asap\""))
+        let postman = try ReqRunBinary.run(["run", "pasap"], in: dir.url)
+        #expect(postman.status == 0, "\(postman.stdout)\(postman.stderr)")
+    }
+}
+
+extension ComputedAuthEndToEndTests {
     @Test func postmanAuthIsImportedAndRunsAndShowCurlSaysWhatItCannotDo() throws {
         let dir = try TemporaryDirectory()
         func item(_ name: String, _ path: String, _ type: String, _ fields: [(String, String)]) -> String {

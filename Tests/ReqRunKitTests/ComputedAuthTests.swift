@@ -110,7 +110,9 @@ import Testing
               {"url": "d", "auth": {"type": "oauth2", "grant": "refresh_token", "tokenUrl": "{{t}}", "clientId": "c", "refreshToken": "{{r}}",
                 "clientAuth": "body", "in": "query", "queryParam": "tok", "scope": "s"}},
               {"url": "e", "auth": {"type": "jwt", "algorithm": "HS512", "secret": "{{s}}", "secretBase64": true, "payload": {"sub": "{{u}}", "n": 1},
-                "header": {"kid": "1"}, "headerPrefix": "", "in": "query"}}
+                "header": {"kid": "1"}, "headerPrefix": "", "in": "query"}},
+              {"url": "f", "auth": {"type": "asap", "algorithm": "ES384", "issuer": "i", "audience": "a", "keyId": "k", "privateKey": "{{pem}}",
+                "subject": "s", "claims": {"x": "{{u}}"}, "expiry": "5m"}}
             ]}]}
             """
         let original = try CollectionDecoder.decode(Array(text.utf8), file: "n.json", fileName: "n.json")
@@ -121,6 +123,8 @@ import Testing
                                                                   payload: #"{"sub":"{{u}}","n":1}"#, header: #"{"kid":"1"}"#,
                                                                   headerPrefix: "", inQuery: true)))
         #expect(encoded.contains("\"payload\": {"))
+        #expect(original.groups[0].requests[5].auth == .asap(AsapAuth(algorithm: .es384, issuer: "i", audience: "a", keyId: "k", privateKey: "{{pem}}",
+                                                                    subject: "s", claims: #"{"x":"{{u}}"}"#, expiry: "5m")))
         #expect(throws: InputError.self) {
             try CollectionDecoder.decode(Array(#"{"name": "N", "requests": [{"url": "a", "auth": {"type": "oauth1", "consumerKey": "c", "signatureMethod": "HMAC-MD5"}}]}"#.utf8),
                                          file: "n.json", fileName: "n.json")

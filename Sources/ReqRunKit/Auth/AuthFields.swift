@@ -117,6 +117,14 @@ enum AuthTables {
                    choices: [authChoice("algorithm", \JWTAuth.algorithm), authChoice("in", \JWTAuth.inQuery, no: "header", yes: "query")],
                    jsonTexts: ["payload", "header"])
     }
+
+    static var asap: AuthFields<AsapAuth> {
+        AuthFields(strings: [("issuer", \.issuer, true), ("audience", \.audience, true), ("keyId", \.keyId, true), ("privateKey", \.privateKey, true),
+                             ("subject", \.subject, false), ("claims", \.claims, false), ("expiry", \.expiry, false)],
+                   flags: [],
+                   choices: [authChoice("algorithm", \AsapAuth.algorithm)],
+                   jsonTexts: ["claims"])
+    }
 }
 
 /// Writes the computed kinds in the native format (for `CollectionEncoder`).
@@ -131,7 +139,8 @@ enum AuthEncoder {
             (type, members) = ("oauth2", [("grant", .string(value.grant.rawValue))]
                                + AuthTables.oauth2.encode(value, defaults: OAuth2Auth(grant: value.grant, tokenURL: "", clientId: "")))
         case .jwt(let value): (type, members) = ("jwt", AuthTables.jwt.encode(value, defaults: JWTAuth()))
-        default: preconditionFailure("AuthEncoder encodes only oauth1, hawk, oauth2 and jwt")
+        case .asap(let value): (type, members) = ("asap", AuthTables.asap.encode(value, defaults: AsapAuth()))
+        default: preconditionFailure("AuthEncoder encodes only oauth1, hawk, oauth2, jwt and asap")
         }
         return .object([("type", .string(type))] + members)
     }

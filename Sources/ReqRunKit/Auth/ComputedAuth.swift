@@ -36,6 +36,11 @@ enum ComputedAuth {
             let token = try JWTSigner.token(resolved, payload: resolved.payload, header: resolved.header)
             prepared.secrets = [resolved.secret, resolved.privateKey, token].filter { !$0.isEmpty }
             place(token, prefix: resolved.headerPrefix, inQuery: resolved.inQuery, parameter: resolved.queryParameter, &prepared)
+        case .asap(let auth):
+            let resolved = try AuthTables.asap.resolved(auth, resolve)
+            let token = try AsapAuth.token(resolved, now: Int(Date().timeIntervalSince1970), jti: UUID().uuidString.lowercased())
+            prepared.secrets = [resolved.privateKey, token].filter { !$0.isEmpty }
+            place(token, prefix: "Bearer", inQuery: false, parameter: "", &prepared)
         default:
             return
         }
@@ -79,6 +84,7 @@ enum ComputedAuth {
         switch auth {
         case .oauth1?: return ["# the OAuth 1.0a signature below holds a nonce and a timestamp made now: a server that refuses reused nonces or old timestamps refuses this command"]
         case .hawk?: return ["# the Hawk header below holds a nonce and a timestamp made now: the server refuses it once the timestamp is old or the nonce seen"]
+        case .asap?: return ["# the ASAP token below holds a jti, iat and exp made now: a server that refuses a seen jti, or the token after exp, refuses this command"]
         case .oauth2?: return ["# reqrun requests the OAuth 2.0 token from the token endpoint when it runs; curl cannot, so a placeholder stands for it (--show-secrets shows it)"]
         default: return []
         }

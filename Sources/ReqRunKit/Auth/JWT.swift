@@ -2,27 +2,37 @@ import Foundation
 
 /// A JSON Web Token (RFC 7519) signed by reqrun for each request, as Postman's `jwt` auth makes it: the
 /// header `{"alg": …, "typ": "JWT"}` (plus `header`'s fields), the payload as written, signed with HMAC
-/// (HS*, RFC 7518 §3.2) or RSASSA-PKCS1-v1_5 (RS*, §3.3). Every string is a template.
+/// (HS*, RFC 7518 §3.2), RSASSA-PKCS1-v1_5 (RS*, §3.3), ECDSA on P-256/384/521 (ES*, §3.4, the signature
+/// as raw `r || s`) or RSASSA-PSS (PS*, §3.5). Every string is a template.
 public struct JWTAuth: Sendable, Equatable {
     public enum Algorithm: String, Sendable, CaseIterable {
         case hs256 = "HS256", hs384 = "HS384", hs512 = "HS512", rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
+        case ps256 = "PS256", ps384 = "PS384", ps512 = "PS512", es256 = "ES256", es384 = "ES384", es512 = "ES512"
 
         var hash: Signing.HashAlgorithm {
-            switch self {
-            case .hs256, .rs256: return .sha256
-            case .hs384, .rs384: return .sha384
-            case .hs512, .rs512: return .sha512
+            switch rawValue.suffix(3) {
+            case "256": return .sha256
+            case "384": return .sha384
+            default: return .sha512
             }
         }
 
-        var isRSA: Bool { rawValue.hasPrefix("RS") }
+        /// The public-key scheme, or nil for the HMAC ones.
+        var scheme: Signing.Scheme? {
+            switch rawValue.prefix(2) {
+            case "RS": return .rsaPKCS1
+            case "PS": return .rsaPSS
+            case "ES": return .ecdsa(bits: self == .es256 ? 256 : self == .es384 ? 384 : 521)
+            default: return nil
+            }
+        }
     }
 
     public var algorithm: Algorithm
     /// The HMAC secret (HS*); its bytes, or base64 decoded when `secretIsBase64`.
     public var secret: String
     public var secretIsBase64: Bool
-    /// The PEM private key (RS*).
+    /// The PEM private key (RS*, PS*: RSA; ES*: EC on the algorithm's curve).
     public var privateKey: String
     /// The claims: a JSON object as text; `{{name}}` inside its strings is resolved and JSON-escaped.
     public var payload: String
@@ -83,9 +93,9 @@ enum JWTSigner {
         headerText += "}"
         let input = base64URL(Array(headerText.utf8)) + "." + base64URL(Array(claims.compactText.utf8))
         let signature: [UInt8]
-        if auth.algorithm.isRSA {
+        if let scheme = auth.algorithm.scheme {
             do {
-                signature = try Signing.rsaSign(auth.algorithm.hash, pem: auth.privateKey, message: Array(input.utf8))
+                signature = try Signing.sign(auth.algorithm.hash, scheme, pem: auth.privateKey, message: Array(input.utf8))
             } catch {
                 throw .invalidAuth("jwt \(auth.algorithm.rawValue): \(error.description)")
             }

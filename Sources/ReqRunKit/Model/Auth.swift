@@ -24,6 +24,8 @@ public enum Auth: Sendable, Equatable {
     case oauth2(OAuth2Auth)
     /// A JSON Web Token signed by reqrun for each request.
     case jwt(JWTAuth)
+    /// Atlassian S2S (ASAP): a JWT signed by reqrun for each request.
+    case asap(AsapAuth)
 
     /// The templates that hold credentials (masked as secrets once resolved).
     var secretTemplates: [String] {
@@ -38,6 +40,7 @@ public enum Auth: Sendable, Equatable {
         case .ntlm(_, let password, _): return [password]
         case .oauth2(let auth): return auth.secretTemplates
         case .jwt(let auth): return auth.secretTemplates
+        case .asap(let auth): return auth.secretTemplates
         }
     }
 }
@@ -74,6 +77,7 @@ extension Auth {
         case .ntlm(let u, let p, let d): return [u, p, d]
         case .oauth2(let auth): return auth.templates
         case .jwt(let auth): return auth.templates
+        case .asap(let auth): return auth.templates
         }
     }
 }

@@ -4,7 +4,7 @@
 /// "sessionToken": …}`, `{"type": "ntlm", "username": …, "password": …, "domain": …}`, `{"type": "none"}`, and
 /// the kinds reqrun computes, `oauth1`, `hawk`, `oauth2`, `jwt`, whose fields `AuthTables` lists.
 enum AuthDecoder {
-    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4", "ntlm", "oauth1", "hawk", "oauth2", "jwt"]
+    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4", "ntlm", "oauth1", "hawk", "oauth2", "jwt", "asap"]
 
     static func decode(_ reader: FieldReader) throws(InputError) -> Auth? {
         guard let node = reader.optional("auth") else { return nil }
@@ -58,6 +58,10 @@ enum AuthDecoder {
             var value = JWTAuth()
             try AuthTables.jwt.decode(auth, into: &value)
             return .jwt(value)
+        case "asap":
+            var value = AsapAuth()
+            try AuthTables.asap.decode(auth, into: &value)
+            return .asap(value)
         default:
             var reason = "unknown auth type '\(type)'; expected one of \(types.joined(separator: ", "))"
             if let guess = Suggestion.closest(to: type, among: types) { reason += " (did you mean '\(guess)'?)" }
