@@ -99,6 +99,19 @@ import TestSupport
         try terminal.press("q")
     }
 
+    /// A collection that does not load leaves the others in the sidebar; its error is a warning printed before
+    /// the screen opens, there again when it is given back.
+    @Test func aBrokenCollectionLeavesTheOthersInTheSidebar() throws {
+        let dir = try workspace(#"{"name": "S", "groups": [{"name": "teapot", "requests": [{"name": "brew", "url": "http://127.0.0.1:1/"}]}]}"#)
+        try dir.write("collections/b.json", "{\n  \"name\": \"B\",\n    \"groups\" [\n}\n")
+        let terminal = try TmuxTerminal(in: dir.url)
+        try terminal.run("\(reqrun) ui")
+        try terminal.waitFor("▸ teapot")
+        try terminal.press("q")
+        let screen = try terminal.waitFor("(this collection is left out)")
+        #expect(screen.contains("warning: collections/b.json:3:14: expected ':' after the key"), "\(screen)")
+    }
+
     @Test func aFailedExpectationIsListedWithTheResponse() throws {
         let httpbin = try TestServers.httpbin()
         let dir = try workspace(#"{"name": "S", "groups": [{"name": "teapot", "requests": [{"name": "brew", "url": "\#(httpbin)/status/418", "expect": [{"status": 200}]}]}]}"#)

@@ -99,6 +99,10 @@ import TestSupport
         #expect(group.stdout.contains("1 request: 0 passed, 0 failed, 0 errors, 1 skipped"))
         #expect(group.stderr == "warning: \(brokenError) (this collection is left out)\n")
         #expect(try ReqRunBinary.run(["expand", "ga"], in: dir.url).status == 0)
+        // show --curl of a request that loads, as send: found (and refused for its ftp:// scheme, not for b.json).
+        let curl = try ReqRunBinary.run(["show", "--curl", "ga/r"], in: dir.url)
+        #expect(curl.stderr.hasPrefix("warning: \(brokenError) (this collection is left out)\n"), "\(curl.stderr)")
+        #expect(curl.stderr.hasSuffix("error: cannot build request 'r': the ftp:// scheme is not supported (reqrun sends only http, https, ws and wss)\n"))
         // Everything, or what is expanded, needs every collection: exit 2 with the broken file, nothing recorded.
         for arguments in [["run", "--all"], ["run", "--expanded"], ["expand", "--all"]] {
             let output = try ReqRunBinary.run(arguments, in: dir.url)
@@ -166,6 +170,7 @@ import TestSupport
         #expect(!dir.exists("collections/shop.json"))
     }
 
+    /// Nor does an export of variables or a cookie jar (usage errors, 64, before anything is sent).
     @Test func aReportNeverReplacesReqrunsOwnFiles() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "ftp://example.invalid/"}]}]}"#)
@@ -181,6 +186,15 @@ import TestSupport
             #expect(run.status == 64, "\(report)")
             #expect(run.stderr.hasPrefix("error: --report \(report) would overwrite reqrun's own .reqrun/"), "\(run.stderr)")
         }
+        // The variables a run exports and the cookie jar it saves are files reqrun writes too.
+        for (option, path) in [("--export-environment", ".reqrun/state.json"), ("--export-globals", ".reqrun/captures.json"),
+                               ("--cookie-jar", ".reqrun/lock"), ("--export-environment", "out/\(record)")] {
+            let run = try ReqRunBinary.run(["run", "--all", option, path], in: dir.url)
+            #expect(run.status == 64, "\(option) \(path)")
+            #expect(run.stderr.hasPrefix("error: \(option) \(path) would overwrite reqrun's own .reqrun/"), "\(run.stderr)")
+        }
+        let send = try ReqRunBinary.run(["send", "g/ftp://example.invalid/", "--cookie-jar", ".reqrun/lock"], in: dir.url)
+        #expect(send.status == 64, "\(send.stderr)")
         #expect(try dir.read(".reqrun/state.json") == state)
         #expect(try dir.read(".reqrun/runs/\(record)") == recordText)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).count == 1)

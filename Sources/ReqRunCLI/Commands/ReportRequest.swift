@@ -36,16 +36,28 @@ struct ReportRequest {
             throw UsageError(message: "only one --report can go to standard output (-)", command: command)
         }
         // A report never replaces reqrun's own state, lock, captures or run records.
-        if let workspace = try? WorkspaceContext.locate(arguments) {
-            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            for report in reports where !report.toStandardOutput {
-                if let own = workspace.ownFile(report.path, relativeTo: cwd) {
-                    throw UsageError(message: "--report \(report.kind.rawValue)=\(Terminal.sanitized(report.path)) would overwrite reqrun's own \(Terminal.sanitized(own)); "
-                                     + "write the report elsewhere", command: command)
-                }
-            }
+        for report in reports where !report.toStandardOutput {
+            try refuseOwnFile(report.path, option: "--report \(report.kind.rawValue)=", arguments, command: command)
         }
         return reports
+    }
+
+    /// Refuses a file the user named for reqrun to write (`--report`, `--export-environment`,
+    /// `--export-globals`, `--cookie-jar`) when it is one of reqrun's own files in the workspace's `.reqrun/`
+    /// (`Workspace.ownFile`: the state, the lock, the captures, a run record), before anything is sent.
+    /// - Throws: `UsageError` (exit 64) naming the option and the own file.
+    static func refuseOwnFile(_ path: String, option: String, _ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
+        guard let workspace = try? WorkspaceContext.locate(arguments) else { return }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        guard let own = workspace.ownFile(path, relativeTo: cwd) else { return }
+        let separator = option.hasSuffix("=") ? "" : " "
+        throw UsageError(message: "\(option)\(separator)\(Terminal.sanitized(path)) would overwrite reqrun's own \(Terminal.sanitized(own)); "
+                         + "write it elsewhere", command: command)
+    }
+
+    /// `refuseOwnFile` for each of `options` given in `arguments`.
+    static func refuseOwnFiles(_ options: [String], _ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) {
+        for option in options { if let path = arguments.value(option) { try refuseOwnFile(path, option: option, arguments, command: command) } }
     }
 
     /// Writes each report of `record` (`run`, `merge`), saying where on `terminal`; one that fails is an

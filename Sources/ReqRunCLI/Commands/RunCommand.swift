@@ -58,6 +58,7 @@ enum RunCommand {
 
     static func run(_ arguments: ParsedArguments, _ standard: Terminal) throws -> ExitCode {
         let reports = try ReportRequest.parseAll(arguments, command: command.spec)
+        try ReportRequest.refuseOwnFiles(["--export-environment", "--export-globals"], arguments, command: command.spec)
         // A report on standard output gets it to itself: the console lines go to standard error.
         let output = reports.contains(where: \.toStandardOutput) && !arguments.flag("--dry-run") ? standard.onStandardError() : standard
         let terminal = arguments.flag("--disable-unicode") ? output.withPlainSymbols() : output

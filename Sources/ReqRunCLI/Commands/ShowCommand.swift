@@ -80,10 +80,11 @@ enum ShowCommand {
     /// `--curl REQUEST`: the request prepared exactly as `run` would, as a curl command line.
     private static func curl(_ target: String, _ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
         let overrides = try RunCommand.parseVariables(arguments.all("--var"))
-        let context = try WorkspaceContext.load(arguments)
+        // As `send`: a request of a collection that loads is shown beside one that does not (a warning each).
+        let context = try WorkspaceContext.load(arguments, keepingBroken: true)
         let environment = try context.environment(arguments.value("--env"), terminal)
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
-        let reference = try RequestResolver.resolve(target, in: outline)
+        let reference = try context.resolving(terminal) { try RequestResolver.resolve(target, in: outline) }
         let configuration = RunConfiguration(selection: RunSelection(mode: "all"), environment: environment, overrides: overrides,
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              showSecrets: arguments.flag("--show-secrets"))

@@ -31,8 +31,10 @@ enum TransferOptions {
 
     /// Reads the options above from `arguments`; file paths are made absolute from the current folder.
     /// - Throws: `UsageError` (for `spec`) for a malformed value or options that exclude each other;
-    ///   `InputError` for a `--cookie-jar` that is not a cookie jar (`CookieJarCheck`).
+    ///   `InputError` for a `--cookie-jar` that is not a cookie jar (`CookieJarCheck`); `UsageError` for one
+    ///   that is reqrun's own file (`ReportRequest.refuseOwnFile`).
     static func parse(_ arguments: ParsedArguments, _ spec: CommandSpec) throws -> Settings {
+        try ReportRequest.refuseOwnFiles(["--cookie-jar"], arguments, command: spec)
         if let jar = arguments.value("--cookie-jar") { try CookieJarCheck.check(jar) }
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
             throw UsageError(message: "give only one of --http1.1 and --http2", command: spec)

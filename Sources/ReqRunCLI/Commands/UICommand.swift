@@ -37,7 +37,10 @@ enum UICommand {
                              + "and 'reqrun run' or 'reqrun send' to send requests", command: command.spec)
         }
         let overrides = try RunCommand.parseVariables(arguments.all("--var"))
-        let context = try WorkspaceContext.load(arguments)
+        // The sidebar shows the collections that load; each one that does not is a warning, printed before the
+        // screen opens, so it is there again when the screen is given back.
+        let context = try WorkspaceContext.load(arguments, keepingBroken: true)
+        for failure in context.failures { terminal.warning("\(failure) (this collection is left out)") }
         let environment = try context.environment(arguments.value("--env"), terminal)
         let store = context.store
         let savedName = try store.string(forKey: EnvCommand.stateKey)
