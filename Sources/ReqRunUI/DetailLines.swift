@@ -138,11 +138,12 @@ enum DetailLines {
         let ids = (try? store.ids()) ?? []
         var found = 0
         for id in ids {
-            guard let record = try? store.load(id) else { continue }
-            for result in record.results where result.collection == reference.collectionName && result.groupPath == reference.groupPath
+            // A result at a time: a long run's record is never whole in memory.
+            guard let record = try? store.open(id) else { continue }
+            for result in record.results() where result.collection == reference.collectionName && result.groupPath == reference.groupPath
                 && result.name == reference.request.name {
                 var line = resultLine(result)
-                line.text = "\(record.startedAt.escapingTerminalControls())  " + line.text
+                line.text = "\(record.head.startedAt.escapingTerminalControls())  " + line.text
                 lines.append(line)
                 found += 1
             }

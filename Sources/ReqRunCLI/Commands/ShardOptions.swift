@@ -45,9 +45,12 @@ enum ShardOptions {
         var durations: [Double?]?
         var timingsRun: String?
         if let run = arguments.value("--shard-timings") {
-            let record = try RunStore(directory: context.workspace.runsDirectory).load(idOrFile: run)
-            durations = ShardPartition.durations(of: references, in: record)
-            timingsRun = record.id
+            // A result at a time: a long earlier run is never whole in memory.
+            let reader = try RunStore(directory: context.workspace.runsDirectory).open(idOrFile: run)
+            let results = reader.results()
+            durations = ShardPartition.durations(of: references, results: results)
+            if let error = results.error { throw error }
+            timingsRun = reader.head.id
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides)
         let parts: [Int]

@@ -69,6 +69,10 @@ enum VerboseExchange {
             + "starttransfer \(milliseconds(timings.starttransfer))  total \(milliseconds(timings.total))"
     }
 
-    /// Microseconds as milliseconds with one decimal.
-    static func milliseconds(_ microseconds: Int) -> String { String(format: "%.1f", Double(microseconds) / 1000) }
+    /// Microseconds as milliseconds with one decimal, rounded half up (150 µs is `0.2`). In integers:
+    /// `String(format:)` was a fifth of `show` on 100,000 results.
+    static func milliseconds(_ microseconds: Int) -> String {
+        let tenths = (microseconds.magnitude + 50) / 100
+        return (microseconds < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
+    }
 }

@@ -118,14 +118,13 @@ public final class RecordWriter: @unchecked Sendable {
         let earlier = SecretMasker(values: Array(lastWithout.keys))
         let masker = SecretMasker(values: lateSecrets + lateSecrets.map { earlier.mask($0) })
         for (variable, origin) in captureOrigins { captureOrigins[variable]?.value = masker.mask(origin.value) }
-        let decoder = JSONDecoder()
         do {
             try folder.write(name, mode: 0o600, durable: false) { output in
                 var line = -1  // the header is line -1
                 do {
                     try LineReader(descriptor: descriptor, from: 0).lines { bytes, _ in
                         defer { line += 1 }
-                        if line >= 0, line <= last, let result = try? decoder.decode(RequestResult.self, from: Data(bytes)) {
+                        if line >= 0, line <= last, let result = try? RequestResult(recordJSON: bytes) {
                             let again = masker.mask(result)
                             if again != result {
                                 RecordLines.result(again).withUnsafeBytes { output.write($0) }

@@ -1,5 +1,6 @@
-/// Run records as JSON with `JSONWriter`: keys sorted, optional fields left out when absent. Decoding
-/// stays with `Codable`; `RunRecordJSONTests` checks that both agree.
+/// Run records as JSON with `JSONWriter`: keys sorted, optional fields left out when absent. They are read
+/// back by `RecordJSONReader` (field for field: a field added here is added there); `RunRecordJSONTests`
+/// and `RecordJSONRoundTripTests` check that the writer, the reader and `Codable` agree.
 extension RunRecord {
     /// The record as pretty JSON with sorted keys, ending in a line feed.
     public func jsonBytes() -> [UInt8] {

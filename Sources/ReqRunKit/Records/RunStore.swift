@@ -110,18 +110,13 @@ public struct RunStore: Sendable {
     /// A record from its JSON; `file` names it in errors.
     /// - Throws: `RunStoreError.unreadable` for a format other than 1, bad JSON or a missing field.
     static func decode(_ bytes: [UInt8], file: String) throws(RunStoreError) -> RunRecord {
-        let data = Data(bytes)
-        do {
-            if case .success(let format) = Self.format(data), format != 1 {
-                throw RunStoreError.unreadable(file, "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads formats 1 and 2)")
-            }
-            return try JSONDecoder().decode(RunRecord.self, from: data)
-        } catch let error as RunStoreError {
-            throw error
-        } catch let error as DecodingError {
-            throw RunStoreError.unreadable(file, Self.describe(error, data))
+        if case .success(let format) = Self.format(Data(bytes)), format != 1 {
+            throw RunStoreError.unreadable(file, "record format \(format) is not supported by reqrun \(reqrunVersion) (it reads formats 1 and 2)")
+        }
+        do throws(RecordFields.Failure) {
+            return try RunRecord(recordJSON: bytes)
         } catch {
-            throw RunStoreError.unreadable(file, "\(error)")
+            throw RunStoreError.unreadable(file, error.reason)
         }
     }
 
@@ -137,25 +132,6 @@ public struct RunStore: Sendable {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// A decoding error in words: the JSON syntax error with its line and column (from reqrun's own
-    /// parser), or the field path and what was wrong.
-    static func describe(_ error: DecodingError, _ data: Data) -> String {
-        do {
-            _ = try JSONParser.parse(Array(data))
-        } catch {
-            return "\(error.location): \(error.reason)"
-        }
-        let context: DecodingError.Context
-        switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
-        case .keyNotFound(let key, let c):
-            return "missing field '\((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
-        @unknown default: return "\(error)"
-        }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return (path.isEmpty ? "" : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + context.debugDescription
     }
 }
 

@@ -121,8 +121,13 @@ public enum ShardPartition {
     /// results, a request run more than once counted once per run), matched by its group id and name (the
     /// n-th request of a name in a group to the n-th result of it), nil where the record has none.
     public static func durations(of references: [RequestReference], in record: RunRecord) -> [Double?] {
+        durations(of: references, results: record.results)
+    }
+
+    /// `durations(of:in:)` over results read one at a time (`RecordReader.results()`): only the durations are kept.
+    public static func durations(of references: [RequestReference], results: some Sequence<RequestResult>) -> [Double?] {
         var measured: [String: [Double]] = [:]
-        for result in record.results {
+        for result in results {
             let key = result.groupID + "\u{0}" + result.name
             measured[key, default: []].append(Double(result.timings?.total ?? 0))
         }

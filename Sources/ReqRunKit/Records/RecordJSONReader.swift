@@ -1,0 +1,288 @@
+/// Reads run record JSON into `RunRecord`'s types with reqrun's own parser (`JSONParser`): the reader of what
+/// `RunRecordJSON` writes, field for field (`RecordJSONRoundTripTests` checks a record with every field set).
+///
+/// Foundation's `JSONDecoder` was most of `show` and `diff` on 100,000-request runs (10.4 s and 8.6 s,
+/// docs/performance.md). Rules are `Codable`'s: unknown keys are ignored (a result line's `line`), an optional
+/// field may be absent or `null`; a field with a default in the type (`redirects`, `attempts`) may be absent.
+struct RecordFields {
+    /// A field that is missing or of the wrong type: `path` as `response.headers[2].name`.
+    struct Failure: Error {
+        var reason: String
+    }
+
+    private let members: [JSONNode.Member]
+    private let path: String
+    /// Where the next lookup starts: keys come sorted, in the order the decoders ask for them, mostly.
+    private var cursor = 0
+
+    /// The members of `node`, an object.
+    /// - Throws: `Failure` when it is not an object.
+    init(_ node: JSONNode, path: String = "") throws(Failure) {
+        guard case .object(let members) = node.value else {
+            throw Failure(reason: (path.isEmpty ? "" : "\(path): ") + "expected an object, found \(node.kindDescription)")
+        }
+        self.members = members
+        self.path = path
+    }
+
+    private func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The value of `key`, nil when absent or `null`.
+    mutating func node(_ key: String) -> JSONNode? {
+        let code = KeyCode(key)
+        let count = members.count
+        var i = cursor
+        for _ in 0..<count {
+            if i == count { i = 0 }
+            let m = members[i]
+            if m.keyCode.equals(code) ?? (m.key == key) {
+                cursor = i + 1
+                if case .null = m.value.value { return nil }
+                return m.value
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private mutating func required(_ key: String) throws(Failure) -> JSONNode {
+        guard let node = node(key) else { throw Failure(reason: "missing field '\(child(key))'") }
+        return node
+    }
+
+    private func mismatch(_ key: String, _ node: JSONNode, _ expected: String) -> Failure {
+        Failure(reason: "\(child(key)): expected \(expected), found \(node.kindDescription)")
+    }
+
+    private func string(_ key: String, _ node: JSONNode) throws(Failure) -> String {
+        guard case .string(let s) = node.value else { throw mismatch(key, node, "a string") }
+        return s
+    }
+
+    private func int(_ key: String, _ node: JSONNode) throws(Failure) -> Int {
+        guard case .number(let text) = node.value, let n = Int(text) else { throw mismatch(key, node, "a whole number") }
+        return n
+    }
+
+    mutating func string(_ key: String) throws(Failure) -> String { try string(key, try required(key)) }
+    mutating func optionalString(_ key: String) throws(Failure) -> String? {
+        guard let node = node(key) else { return nil }
+        return try string(key, node)
+    }
+    mutating func int(_ key: String) throws(Failure) -> Int { try int(key, try required(key)) }
+    mutating func optionalInt(_ key: String) throws(Failure) -> Int? {
+        guard let node = node(key) else { return nil }
+        return try int(key, node)
+    }
+    mutating func bool(_ key: String) throws(Failure) -> Bool {
+        let node = try required(key)
+        guard case .bool(let b) = node.value else { throw mismatch(key, node, "true or false") }
+        return b
+    }
+    mutating func double(_ key: String) throws(Failure) -> Double {
+        let node = try required(key)
+        guard case .number(let text) = node.value, let d = Double(text) else { throw mismatch(key, node, "a number") }
+        return d
+    }
+    /// The object at `key`, read by `body`.
+    mutating func object<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T {
+        var fields = try RecordFields(try required(key), path: child(key))
+        return try body(&fields)
+    }
+    mutating func optionalObject<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T? {
+        guard let node = node(key) else { return nil }
+        var fields = try RecordFields(node, path: child(key))
+        return try body(&fields)
+    }
+    /// The array at `key`, each element read by `body` (given its path, `key[i]`); nil when absent or `null`.
+    mutating func optionalArray<T>(_ key: String, _ body: (JSONNode, String) throws(Failure) -> T) throws(Failure) -> [T]? {
+        guard let node = node(key) else { return nil }
+        guard case .array(let items) = node.value else { throw mismatch(key, node, "an array") }
+        var out: [T] = []
+        out.reserveCapacity(items.count)
+        let base = child(key)
+        for (i, item) in items.enumerated() { out.append(try body(item, "\(base)[\(i)]")) }
+        return out
+    }
+    mutating func array<T>(_ key: String, _ body: (JSONNode, String) throws(Failure) -> T) throws(Failure) -> [T] {
+        guard let items = try optionalArray(key, body) else { throw Failure(reason: "missing field '\(child(key))'") }
+        return items
+    }
+    /// An array of objects, each read by `body`.
+    mutating func objects<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T] {
+        try array(key) { (node, path) throws(Failure) in
+            var fields = try RecordFields(node, path: path)
+            return try body(&fields)
+        }
+    }
+    mutating func optionalObjects<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T]? {
+        try optionalArray(key) { (node, path) throws(Failure) in
+            var fields = try RecordFields(node, path: path)
+            return try body(&fields)
+        }
+    }
+    mutating func strings(_ key: String) throws(Failure) -> [String] {
+        guard let items = try optionalStrings(key) else { throw Failure(reason: "missing field '\(child(key))'") }
+        return items
+    }
+    mutating func optionalStrings(_ key: String) throws(Failure) -> [String]? {
+        try optionalArray(key) { (node, path) throws(Failure) in
+            guard case .string(let s) = node.value else { throw Failure(reason: "\(path): expected a string, found \(node.kindDescription)") }
+            return s
+        }
+    }
+    mutating func ints(_ key: String) throws(Failure) -> [Int] {
+        try array(key) { (node, path) throws(Failure) in
+            guard case .number(let text) = node.value, let n = Int(text) else { throw Failure(reason: "\(path): expected a whole number, found \(node.kindDescription)") }
+            return n
+        }
+    }
+}
+
+/// A type read from record JSON by `RecordFields`.
+protocol RecordDecodable {
+    init(record f: inout RecordFields) throws(RecordFields.Failure)
+}
+
+extension RecordDecodable {
+    /// The value in `bytes`, one JSON text (a result line, a format 1 record).
+    /// - Throws: `RecordFields.Failure` whose reason is the syntax error (`line:column: …`, the line and
+    ///   column within `bytes`) or the field that is missing or of the wrong type.
+    init(recordJSON bytes: [UInt8]) throws(RecordFields.Failure) {
+        let root: JSONNode
+        do throws(JSONSyntaxError) {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw RecordFields.Failure(reason: "\(error.location): \(error.reason)")
+        }
+        var fields = try RecordFields(root)
+        try self.init(record: &fields)
+    }
+}
+
+extension RunRecord: RecordDecodable {}
+extension RequestResult: RecordDecodable {}
+
+extension RunRecord {
+    /// A whole record (format 1's document, or `show --json`'s) read from its parsed JSON.
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        let results = try f.objects("results") { (r: inout RecordFields) throws(RecordFields.Failure) in try RequestResult(record: &r) }
+        self.init(id: try f.string("id"), startedAt: try f.string("startedAt"), endedAt: try f.string("endedAt"),
+                  reqrunVersion: try f.string("reqrunVersion"), libcurlVersion: try f.string("libcurlVersion"),
+                  workspace: try f.string("workspace"), environment: try f.optionalString("environment"),
+                  selection: try f.object("selection") { (s: inout RecordFields) throws(RecordFields.Failure) in try RunSelection(record: &s) },
+                  results: results)
+        format = try f.int("format")
+        summary = try f.object("summary") { (s: inout RecordFields) throws(RecordFields.Failure) in try RunSummary(record: &s) }
+    }
+}
+
+extension RunSelection {
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        let groups = try f.objects("groups") { (g: inout RecordFields) throws(RecordFields.Failure) in
+            SelectedGroup(path: try g.string("path"), id: try g.string("id"))
+        }
+        self.init(mode: try f.string("mode"), groups: groups, overriddenVariables: try f.strings("overriddenVariables"),
+                  named: try f.optionalStrings("named"))
+        shard = try f.optionalObject("shard") { (s: inout RecordFields) throws(RecordFields.Failure) in
+            ShardRecord(k: try s.int("k"), n: try s.int("n"), by: try s.string("by"), selected: try s.int("selected"),
+                        positions: try s.ints("positions"), timings: try s.optionalString("timings"))
+        }
+        merged = try f.optionalObject("merged") { (m: inout RecordFields) throws(RecordFields.Failure) in
+            MergedShards(n: try m.int("n"), by: try m.string("by"), runs: try m.strings("runs"))
+        }
+    }
+}
+
+extension RunSummary {
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        self.init([])
+        (total, passed, failed, errors) = (try f.int("total"), try f.int("passed"), try f.int("failed"), try f.int("errors"))
+        (skipped, notRun, responded) = (try f.int("skipped"), try f.int("notRun"), try f.int("responded"))
+    }
+}
+
+extension RequestResult {
+    /// A result (a record's `results` element or a format 2 result line) from its parsed JSON. Fields are read
+    /// in declaration order, as `Codable` does, so the first missing one is the one named.
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        typealias F = RecordFields
+        let index = try f.int("index")
+        let collection = try f.string("collection")
+        let groupPath = try f.strings("groupPath")
+        let groupID = try f.string("groupID")
+        let name = try f.string("name"), method = try f.string("method"), url = try f.string("url")
+        let outcomeText = try f.string("outcome")
+        guard let outcome = Outcome(rawValue: outcomeText) else {
+            throw F.Failure(reason: "outcome: '\(outcomeText)' is not an outcome")
+        }
+        self.init(index: index, collection: collection, groupPath: groupPath, groupID: groupID, name: name, method: method,
+                  url: url, outcome: outcome)
+        error = try f.optionalObject("error") { (e: inout F) throws(F.Failure) in
+            ResultError(curlCode: try e.optionalInt("curlCode"), message: try e.string("message"))
+        }
+        request = try f.optionalObject("request") { (q: inout F) throws(F.Failure) in
+            SentRequest(headers: try q.objects("headers", HeaderField.init(record:)), bodySize: try q.int("bodySize"),
+                        body: try q.optionalObject("body", RecordedBody.init(record:)))
+        }
+        response = try f.optionalObject("response") { (r: inout F) throws(F.Failure) in
+            ResponseRecord(status: try r.int("status"), reasonPhrase: try r.string("reasonPhrase"), httpVersion: try r.string("httpVersion"),
+                           headers: try r.objects("headers", HeaderField.init(record:)), bodySize: try r.int("bodySize"),
+                           wireSize: try r.int("wireSize"), bodySHA256: try r.string("bodySHA256"),
+                           body: try r.object("body", RecordedBody.init(record:)),
+                           remoteAddress: try r.optionalString("remoteAddress"), remotePort: try r.optionalInt("remotePort"))
+        }
+        timings = try f.optionalObject("timings") { (t: inout F) throws(F.Failure) in
+            Timings(namelookup: try t.int("namelookup"), connect: try t.int("connect"), appconnect: try t.int("appconnect"),
+                    pretransfer: try t.int("pretransfer"), starttransfer: try t.int("starttransfer"), total: try t.int("total"))
+        }
+        startedAt = try f.optionalString("startedAt")
+        startOffset = try f.optionalInt("startOffset")
+        passed = try f.bool("passed")
+        expectations = try f.objects("expectations") { (e: inout F) throws(F.Failure) in
+            ExpectationResult(description: try e.string("description"), passed: try e.bool("passed"), expected: try e.string("expected"),
+                              actual: try e.string("actual"), fieldPath: try e.string("fieldPath"), kind: try e.optionalString("kind"))
+        }
+        captures = try f.objects("captures") { (c: inout F) throws(F.Failure) in
+            CaptureResult(variable: try c.string("variable"), value: try c.optionalString("value"), error: try c.optionalString("error"))
+        }
+        redirects = try f.optionalObjects("redirects") { (h: inout F) throws(F.Failure) in
+            RedirectHop(method: try h.string("method"), url: try h.string("url"), status: try h.int("status"),
+                        location: try h.string("location"), total: try h.int("total"))
+        } ?? []
+        attempts = try f.optionalInt("attempts") ?? 1
+        console = try f.optionalStrings("console")
+        scriptRequests = try f.optionalObjects("scriptRequests") { (x: inout F) throws(F.Failure) in
+            ScriptExchange(place: try x.string("place"), method: try x.string("method"), url: try x.string("url"),
+                           status: try x.optionalInt("status"), error: try x.optionalString("error"), total: try x.int("total"))
+        }
+        webSocket = try f.optionalObject("webSocket") { (w: inout F) throws(F.Failure) in
+            let messages = try w.objects("messages") { (m: inout F) throws(F.Failure) in
+                WebSocketMessageRecord(direction: try m.string("direction"), offset: try m.double("offset"), type: try m.string("type"),
+                                       size: try m.int("size"), data: try m.object("data", RecordedBody.init(record:)),
+                                       closeCode: try m.optionalInt("closeCode"))
+            }
+            return WebSocketRecord(messages: messages, omitted: try w.int("omitted"))
+        }
+        polls = try f.optionalObjects("polls") { (p: inout F) throws(F.Failure) in
+            var attempt = PollAttempt(RequestResult(index: 0, collection: "", groupPath: [], groupID: "", name: "", method: "", url: "", outcome: .response))
+            (attempt.startedAt, attempt.status, attempt.error) = (try p.optionalString("startedAt"), try p.optionalInt("status"), try p.optionalString("error"))
+            (attempt.failed, attempt.total) = (try p.strings("failed"), try p.optionalInt("total"))
+            return attempt
+        }
+        iteration = try f.optionalInt("iteration")
+    }
+}
+
+extension HeaderField {
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        self.init(name: try f.string("name"), value: try f.string("value"), valueBase64: try f.optionalString("valueBase64"))
+    }
+}
+
+extension RecordedBody {
+    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+        self.init(prefix: [], truncated: false)
+        (encoding, data, truncated, text) = (try f.string("encoding"), try f.string("data"), try f.bool("truncated"), try f.optionalString("text"))
+    }
+}
