@@ -182,8 +182,13 @@ public enum CollectionDecoder {
         request.insecure = try decodeBool(reader, "insecure")
         request.disableBodyPruning = try decodeBool(reader, "disableBodyPruning")
         request.disableCookies = try decodeBool(reader, "disableCookies")
-        request.tlsDisabledProtocols = try TLSChoice.protocols(reader.optional("tlsDisabledProtocols"), reader.childPath("tlsDisabledProtocols"), reader)
-        request.tlsCipherSelection = try TLSChoice.names(reader.optional("tlsCipherSelection"), reader.childPath("tlsCipherSelection"), reader)
+        // Paths only for fields that are there: building one per request cost list --all --json a tenth of its time.
+        if let node = reader.optional("tlsDisabledProtocols") {
+            request.tlsDisabledProtocols = try TLSChoice.protocols(node, reader.childPath("tlsDisabledProtocols"), reader)
+        }
+        if let node = reader.optional("tlsCipherSelection") {
+            request.tlsCipherSelection = try TLSChoice.names(node, reader.childPath("tlsCipherSelection"), reader)
+        }
         let scripts = try NativeScripts.decode(reader, base: base)
         request.eventScripts = inherited + scripts
         // `list` marks a request's own scripts (`[scripts: …]`).
