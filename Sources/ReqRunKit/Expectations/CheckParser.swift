@@ -111,19 +111,14 @@ public enum CheckParser {
                 guard i + 1 < s.count else { throw error("unterminated string", at: start) }
                 let e = s[i + 1]
                 i += 2
+                if let unescaped = JSONPathParser.simpleEscape(e) { out.append(unescaped); continue }
                 switch e {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "r": out.append("\r")
-                case "b": out.append("\u{08}")
-                case "f": out.append("\u{0C}")
-                case "/": out.append("/")
                 case "u" where quote == "\"":
                     guard i + 4 <= s.count, let v = UInt32(String(String.UnicodeScalarView(s[i..<i + 4])), radix: 16),
                           let scalar = Unicode.Scalar(v) else { throw error("expected four hexadecimal digits after \\u", at: i) }
                     out.append(scalar)
                     i += 4
-                case "\\", "\"", "'": out.append(e)
+                case "\"", "'": out.append(e)
                 default:
                     // In a single-quoted string a backslash stays (regular expressions keep `\d`).
                     guard quote == "'" else { throw error("invalid escape '\\\(e)'", at: i - 2) }

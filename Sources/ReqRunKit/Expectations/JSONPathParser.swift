@@ -124,6 +124,21 @@ struct JSONPathParser {
         return value
     }
 
+    /// What JSON's one-character escapes stand for (`\b \f \n \r \t \/ \\`, RFC 8259 §7, which RFC 9535
+    /// §2.3.1.1 and the check grammar's strings share); nil for any other character.
+    static func simpleEscape(_ e: Unicode.Scalar) -> Unicode.Scalar? {
+        switch e {
+        case "b": "\u{08}"
+        case "f": "\u{0C}"
+        case "n": "\n"
+        case "r": "\r"
+        case "t": "\t"
+        case "/": "/"
+        case "\\": "\\"
+        default: nil
+        }
+    }
+
     /// A single- or double-quoted string with JSON's escapes (RFC 9535 §2.3.1.1); `\'` only inside `'…'`.
     private mutating func string() throws(JSONPathError) -> String {
         let quote = s[i]
@@ -137,14 +152,8 @@ struct JSONPathParser {
             i += 1
             guard let e = peek else { throw error("unterminated string") }
             i += 1
+            if let unescaped = Self.simpleEscape(e) { out.append(unescaped); continue }
             switch e {
-            case "b": out.append("\u{08}")
-            case "f": out.append("\u{0C}")
-            case "n": out.append("\n")
-            case "r": out.append("\r")
-            case "t": out.append("\t")
-            case "/": out.append("/")
-            case "\\": out.append("\\")
             case "'" where quote == "'", "\"" where quote == "\"": out.append(e)
             case "u":
                 let high = try hex4()
