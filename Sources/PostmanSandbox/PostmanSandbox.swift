@@ -50,6 +50,7 @@ public final class PostmanSandbox: RequestScripting {
             try engine.evaluate(SandboxCookies.source, name: "reqrun-cookies.js")
             try engine.evaluate(SandboxRequestAPI.source, name: "reqrun-request.js")
             try engine.evaluate(SandboxExecution.source, name: "reqrun-execution.js")
+            try engine.evaluate(SandboxRequestAuth.source, name: "reqrun-request-auth.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
@@ -71,12 +72,23 @@ public final class PostmanSandbox: RequestScripting {
     public func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext,
                            variables: inout ScriptVariables) -> ScriptOutcome {
         var changes: SandboxOutput?
-        let outcome = run(scripts, event: .prerequest, request: request, response: nil, context: context, variables: &variables,
+        var outcome = run(scripts, event: .prerequest, request: request, response: nil, context: context, variables: &variables,
                           changes: &changes)
         if let method = changes?.method, !method.isEmpty { request.method = method }
         if let url = changes?.url { request.url = url }
         if let headers = changes?.headers { request.headers = headers }
         if let body = changes?.body { request.body = .text(body) }
+        // pm.request.auth changed: null when removed (sent without auth), nil from an object without a type (inherits).
+        if let changes, changes.authChanged, outcome.error == nil {
+            if let node = changes.auth, case .object = node.value {
+                switch PostmanScriptAuth.decode(node, api: "pm.request.auth") {
+                case .success(let auth): request.auth = auth
+                case .failure(let refusal): outcome.error = refusal.reason
+                }
+            } else {
+                request.auth = Auth.none
+            }
+        }
         return outcome
     }
 
@@ -106,7 +118,8 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
-        guard case .success = begin.call(engine, [input.finish()]) else {
+        // pm.request.auth: the auth that applies, as a second argument (`SandboxRequestAuth`).
+        guard case .success = begin.call(engine, request.auth.map { [input.finish(), SandboxRequestAuth.json($0)] } ?? [input.finish()]) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
         }

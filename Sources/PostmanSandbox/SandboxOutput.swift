@@ -3,7 +3,8 @@ import ReqRunKit
 /// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
 /// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
 /// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool, "nextSet": bool,
-/// "next": string or null}`.
+/// "next": string or null, "auth"?: Postman auth object or null}` (`auth` only when a pre-request script changed it:
+/// `SandboxRequestAuth`).
 struct SandboxOutput {
     var assertions: [ScriptAssertion] = []
     var console: [String] = []
@@ -14,6 +15,9 @@ struct SandboxOutput {
     var headers: [HeaderField]?
     /// The new raw body.
     var body: String?
+    /// `pm.request.auth` was changed (`auth`: the new Postman auth object; nil or a JSON null when removed).
+    var authChanged = false
+    var auth: JSONNode?
     /// `pm.execution.skipRequest()` was called.
     var skip = false
     /// `setNextRequest` was called (`next`: its name or id, nil for `null`).
@@ -42,6 +46,7 @@ struct SandboxOutput {
             case "skip": skip = member.value.bool ?? false
             case "nextSet": nextSet = member.value.bool ?? false
             case "next": next = member.value.string
+            case "auth": (authChanged, auth) = (true, member.value)
             case "headers":
                 guard case .array(let items) = member.value.value else { continue }
                 headers = items.compactMap { item in

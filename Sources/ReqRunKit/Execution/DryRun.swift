@@ -61,6 +61,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             var console: [String] = []
             let preRequestScripts = request.eventScripts.filter { $0.event == .prerequest }
             if let scripting, !preRequestScripts.isEmpty {
+                request.auth = reference.effectiveAuth  // what pm.request.auth reads (Runner.start)
                 let outcome = scripting.preRequest(preRequestScripts, request: &request,
                                                    context: Runner.scriptContext(reference, configuration, captured: captured),
                                                    variables: &scriptVariables)
@@ -81,7 +82,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 entry.error = scriptError
                 return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
             }
-            switch RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
+            switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
             case .failure(let failure):
                 secrets = Runner.secretsOfUnprepared(request, scope)
                 entry.error = failure.description

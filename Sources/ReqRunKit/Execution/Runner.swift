@@ -358,6 +358,8 @@ private struct Scheduler {
         var scope = scope(position, fileLayers: layers)
         var preRequest = ScriptOutcome()
         let preRequestScripts = scripting == nil ? [] : request.eventScripts.filter { $0.event == .prerequest }
+        // Scripts see the auth that applies as the request's (`pm.request.auth`); a pre-request script may change it.
+        if scripting != nil, !request.eventScripts.isEmpty { request.auth = reference.effectiveAuth }
         if let scripting, !preRequestScripts.isEmpty {
             let transport = scriptTransport(host: (try? scope.resolve(request.url, field: "url")) ?? request.url)
             preRequest = scripting.preRequest(preRequestScripts, request: &request, context: scriptContext(position, scope, transport),
@@ -378,8 +380,12 @@ private struct Scheduler {
         // The run's rules (--compat), with the request's own disableBodyPruning (Postman's protocolProfileBehavior)
         // over them; its followOriginalMethod goes into the redirect policy below.
         let rules = configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)
-        let prepared = RequestPreparation.prepare(request, scope: scope, auth: reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
+        let prepared = RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
         learnSecrets(oauth2Tokens.secrets)
+        // Credentials a pre-request script put into the auth are secrets like those of the files.
+        if !preRequestScripts.isEmpty, request.auth != reference.effectiveAuth, case .success(let sent) = prepared {
+            learnScriptSecrets(scope, credentials: sent.secrets)
+        }
         switch prepared {
         case .failure(let failure):
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
@@ -448,14 +454,15 @@ private struct Scheduler {
     /// After a script call: a value scripts set on a secret variable of the environment or globals file, on
     /// a variable already secret, or equal to a secret known so far (`scope`'s, the run's) makes that variable
     /// secret (`ScriptVariables.secretNames`) and its value a secret for the rest of the run, masked from the
-    /// result of the request whose script set it on.
-    private mutating func learnScriptSecrets(_ scope: VariableScope) {
+    /// result of the request whose script set it on. `credentials`: values that reached the request's auth
+    /// (a value a script set into `pm.request.auth` and also into a variable makes that variable secret).
+    private mutating func learnScriptSecrets(_ scope: VariableScope, credentials: [String] = []) {
         let fileSecrets = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
         var known: Set<String>?
         let set = [scriptVariables.globals, scriptVariables.environment, scriptVariables.local] + Array(scriptVariables.collections.values)
         for values in set {
             for (name, value) in values where !value.isEmpty && !runSecretSet.contains(value) {
-                if known == nil { known = runSecretSet.union(scope.secretValues()) }
+                if known == nil { known = runSecretSet.union(scope.secretValues()).union(credentials) }
                 guard fileSecrets.contains(name) || scriptVariables.secretNames.contains(name) || known!.contains(value) else { continue }
                 scriptVariables.secretNames.insert(name)
                 learnSecrets([value])

@@ -33,15 +33,9 @@ public enum PostmanScriptRequest {
             }
         }
         if let auth = node["auth"], case .object = auth.value {
-            var warnings = PostmanWarnings()
-            let holder = JSONNode(value: .object([JSONNode.Member(key: "auth", keyLocation: auth.location, value: auth)]), location: auth.location)
-            do {
-                request.auth = try PostmanAuthDecoder.decode(try FieldReader(file: "pm.sendRequest", node: holder, path: ""), warnings: &warnings)
-            } catch {
-                return .failure(ScriptRequestRefusal("pm.sendRequest: \(error.fieldPath.map { $0 + ": " } ?? "")\(error.reason)"))
-            }
-            if let type = warnings.unsupportedAuth.keys.first {
-                return .failure(ScriptRequestRefusal("pm.sendRequest: auth type '\(type)' is not computed by reqrun"))
+            switch PostmanScriptAuth.decode(auth, api: "pm.sendRequest") {
+            case .success(let decoded): request.auth = decoded
+            case .failure(let refusal): return .failure(refusal)
             }
         }
         return .success(request)
