@@ -6,7 +6,9 @@
 /// scripts set so far (`ScriptVariables`) and return them changed.
 public protocol RequestScripting: AnyObject {
     /// Runs `scripts` (the request's `prerequest` scripts, collection first) on `request`, whose templates
-    /// are not resolved yet; the scripts may change its method, URL, header fields and raw body.
+    /// are not resolved yet; the scripts may change its method, URL, header fields, raw body and auth. The
+    /// request's `auth` is the one that applies (`RequestReference.effectiveAuth`, set by the runner); after
+    /// the scripts, nil means inherit, `.none` none.
     func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext, variables: inout ScriptVariables) -> ScriptOutcome
 
     /// Runs `scripts` (the request's `test` scripts, collection first) on `response`; nil after a transport
