@@ -179,7 +179,8 @@ import TestSupport
 
     /// A credential a script puts into the auth is masked like the files' (in the console lines of both
     /// scripts, the request, the response, the record, `-v` and a JUnit report, in later requests too), and a
-    /// variable the script set to it becomes secret (`--export-environment` writes `type` `secret`).
+    /// variable the script set to it, or that the auth's `{{name}}` uses, becomes secret (`--export-environment`
+    /// writes `type` `secret`).
     @Test func credentialsSetByAScriptAreMasked() throws {
         let base = try TestServers.httpbin()
         let secret = "script-secret-token-9171"
@@ -194,23 +195,28 @@ import TestSupport
                 ], test: ["console.log('test', pm.request.auth.parameters().get('token'), pm.response.json().token);",
                           "pm.test('sent', () => pm.response.to.have.status(200));"]),
                 Item(name: "later", url: "{{base}}/anything/{{token}}", test: ["console.log('later', pm.environment.get('token'));"]),
+                Item(name: "template", url: "{{base}}/bearer", auth: Self.bearer("{{template_token}}"),
+                     pre: ["pm.environment.set('template_token', 'template-' + 'token-5309');"],
+                     test: ["console.log('template', pm.response.json().token);"]),
             ]), ["-v", "--report", "junit=r/j.xml", "--export-environment", "exported.json"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(record.results.first?.console == ["pre ****", "test **** ****"])
         #expect(record.results.first?.request?.headers.first { $0.name == "Authorization" }?.value == "****")
-        #expect(record.results.last?.console == ["later ****"])
-        #expect(record.results.last?.url.hasSuffix("/anything/****") == true)
+        #expect(record.results[1].console == ["later ****"])
+        #expect(record.results[1].url.hasSuffix("/anything/****") == true)
+        #expect(record.results[2].console == ["template ****"])
         let runs = dir.url.appendingPathComponent(".reqrun/runs")
         let recordText = try FileManager.default.contentsOfDirectory(atPath: runs.path).map {
             try String(contentsOf: runs.appendingPathComponent($0), encoding: .utf8)
         }.joined()
         for (place, text) in [("record", recordText), ("stdout", output.stdout), ("stderr", output.stderr), ("junit", try dir.read("r/j.xml"))] {
-            #expect(!text.contains(secret), "\(place) shows the secret")
+            #expect(!text.contains(secret) && !text.contains("template-token-5309"), "\(place) shows a secret")
         }
         let exported = try dir.read("exported.json")
         #expect(exported.contains(secret))
         let values = try #require(try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])["values"] as? [[String: Any]]
         #expect(values?.first { $0["key"] as? String == "token" }?["type"] as? String == "secret")
+        #expect(values?.first { $0["key"] as? String == "template_token" }?["type"] as? String == "secret")
     }
 
     /// A type reqrun does not compute fails the request as a script error (exit code 3), with the reason; the

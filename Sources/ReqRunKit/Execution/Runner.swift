@@ -382,8 +382,9 @@ private struct Scheduler {
         let rules = configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)
         let prepared = RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
         learnSecrets(oauth2Tokens.secrets)
-        // Credentials a pre-request script put into the auth are secrets like those of the files.
-        if !preRequestScripts.isEmpty, request.auth != reference.effectiveAuth, case .success(let sent) = prepared {
+        // What reached the auth after a pre-request script (a value it put there, a variable it set that the auth
+        // uses) is a secret like the files' credentials.
+        if !preRequestScripts.isEmpty, case .success(let sent) = prepared {
             learnScriptSecrets(scope, credentials: sent.secrets)
         }
         switch prepared {
@@ -455,7 +456,7 @@ private struct Scheduler {
     /// a variable already secret, or equal to a secret known so far (`scope`'s, the run's) makes that variable
     /// secret (`ScriptVariables.secretNames`) and its value a secret for the rest of the run, masked from the
     /// result of the request whose script set it on. `credentials`: values that reached the request's auth
-    /// (a value a script set into `pm.request.auth` and also into a variable makes that variable secret).
+    /// (a variable a script set to one, or that the auth's `{{name}}` uses, becomes secret).
     private mutating func learnScriptSecrets(_ scope: VariableScope, credentials: [String] = []) {
         let fileSecrets = (configuration.environment?.layer.secretNames ?? []).union(configuration.runData.globals?.secretNames ?? [])
         var known: Set<String>?
