@@ -126,6 +126,19 @@ import TestSupport
                 == ["SUCCESS CN=reqrun-test-client-2", "SUCCESS CN=reqrun-test-client", "SUCCESS CN=reqrun-test-client"])
     }
 
+    @Test func wrongPassphraseOfAListEntryNamesTheEntry() throws {
+        let https = try TestServers.nginxHTTPS()
+        let dir = try workspace([https + "/client-cert"])
+        try openssl(["pkcs12", "-export", "-in", try TestServers.clientCertificate(), "-inkey", try TestServers.clientKey(),
+                     "-passout", "pass:\(passphrase)", "-out", dir.path + "/one.p12"])
+        try dir.write("list.json", #"[{"name": "partner", "matches": ["https://*:*/*"], "pfx": {"src": "one.p12"}, "passphrase": "not-the-passphrase"}]"#)
+        let output = try ReqRunBinary.run(["send", "#0", "--cacert", try TestServers.testCA(), "--ssl-client-cert-list", "list.json"], in: dir.url)
+        #expect(output.status == 3, "\(output.stderr)")
+        let error = try #require(try RecordFiles.newest(in: dir.url).results[0].error)
+        #expect(error.message.hasPrefix("the client certificate 'partner' of --ssl-client-cert-list could not be loaded: "), "\(error.message)")
+        #expect(error.message.contains("the passphrase may be wrong"))
+    }
+
     @Test func badCertificateListIsAnErrorAtItsPlace() throws {
         let dir = try workspace([try TestServers.nginxHTTPS() + "/client-cert"])
         let outside = try TemporaryDirectory()
@@ -138,6 +151,10 @@ import TestSupport
             (#"[{"matches": ["https://h/*"], "cert": "missing.pem"}]"#, "error: list.json:1:39: [0].cert: no such file: "),
             ("[{\"matches\": [\"https://h/*\"],\n \"crt\": \"c.pem\"}]", "error: list.json:2:2: [0].crt: unknown field 'crt' (did you mean 'cert'?)"),
             (#"{"matches": []}"#, "error: list.json:1:1: expected an array of client certificates, found an object"),
+            (#"[{"matches": ["https://h/*"], "pfx": "list.json", "key": "list.json"}]"#,
+             "error: list.json:1:58: [0].key: 'pfx' holds the certificate and its key: give either 'pfx' or 'cert' and 'key'"),
+            (#"[{"matches": ["https://h/*"], "key": "list.json"}]"#, "error: list.json:1:38: [0].key: a 'key' needs its 'cert'"),
+            (#"[{"name": "x", "cert": "list.json"}]"#, "error: list.json:1:2: [0].matches: expected an array of URL match patterns"),
         ]
         for (list, expected) in cases {
             try dir.write("list.json", list)
