@@ -126,6 +126,19 @@ import TestSupport
                 == ["SUCCESS CN=reqrun-test-client-2", "SUCCESS CN=reqrun-test-client", "SUCCESS CN=reqrun-test-client"])
     }
 
+    @Test func aConnectionMadeWithACertificateIsNotReusedWithoutIt() throws {
+        // Patterns match paths too: one server, the certificate for /client-cert only. libcurl compares client
+        // certificates before reusing a connection, so the request between goes without one (and gets 400).
+        let mutual = try TestServers.nginxMutualTLS()
+        let dir = try workspace([mutual + "/client-cert", mutual + "/echo-uri?between", mutual + "/client-cert"])
+        try dir.write("list.json", #"[{"matches": ["\#(mutual)/client-cert"], "cert": "\#(try TestServers.clientCertificate2())", "key": "\#(try TestServers.clientKey2())"}]"#)
+        let certificates = (try TestServers.clientCertificate2() as NSString).deletingLastPathComponent
+        let output = try ReqRunBinary.run(["run", "--all", "--cacert", try TestServers.testCA(), "--ssl-client-cert-list", "list.json",
+                                           "--file-root", certificates], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(try RecordFiles.newest(in: dir.url).results.map { $0.response?.status } == [200, 400, 200])
+    }
+
     @Test func wrongPassphraseOfAListEntryNamesTheEntry() throws {
         let https = try TestServers.nginxHTTPS()
         let dir = try workspace([https + "/client-cert"])
