@@ -79,6 +79,13 @@ import TestSupport
         }
     }
 
+    @Test func passphraseIsASecretInADryRun() throws {
+        let dir = try workspace([try TestServers.nginxHTTPS() + "/echo-uri?p=\(passphrase)"])
+        let output = try ReqRunBinary.run(["run", "--all", "--dry-run", "--key", "k.key", "--ssl-client-passphrase", passphrase], in: dir.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("/echo-uri?p=****") && !output.stdout.contains(passphrase), "\(output.stdout)")
+    }
+
     @Test func passphraseOptionsAreCheckedBeforeAnythingIsSent() throws {
         let dir = try workspace([try TestServers.nginxHTTPS() + "/client-cert"])
         try dir.write("pass.txt", "x\n")
