@@ -57,6 +57,15 @@ public enum TestServers {
     /// Path of the client certificate's private key (PEM, unencrypted).
     public static func clientKey() throws -> String { try variable("REQRUN_TEST_CLIENT_KEY") }
 
+    /// Base URL of nginx's third server, e.g. `https://localhost:38085` (server certificate from `testCA()`),
+    /// which requires a client certificate of a second CA (`clientCertificate2()`) and answers 400 without one
+    /// or with `clientCertificate()`. Routes: `/client-cert` (as on `nginxHTTPS()`) and `/echo-uri…`.
+    public static func nginxMutualTLS() throws -> String { try baseURL("REQRUN_TEST_NGINX_MTLS") }
+
+    /// Path of the second CA's client certificate (PEM, CN=reqrun-test-client-2) and of its key (PEM, unencrypted).
+    public static func clientCertificate2() throws -> String { try variable("REQRUN_TEST_CLIENT2_CERT") }
+    public static func clientKey2() throws -> String { try variable("REQRUN_TEST_CLIENT2_KEY") }
+
     /// URL of the local HTTP proxy (tinyproxy), e.g. `http://127.0.0.1:38083`; it forwards to 127.0.0.1 and
     /// tunnels CONNECT to any port.
     public static func proxy() throws -> String { try baseURL("REQRUN_TEST_PROXY") }

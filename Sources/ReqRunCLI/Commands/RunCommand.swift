@@ -131,6 +131,9 @@ enum RunCommand {
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
             planned.runData = runData
             planned.requestRules = rules
+            // Nothing is sent, but the passphrases are the run's secrets all the same (a URL may hold one).
+            (planned.options.clientKeyPassphrase, planned.options.clientCertificateList) =
+                (transfer.options.clientKeyPassphrase, transfer.options.clientCertificateList)
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }

@@ -17,6 +17,9 @@ enum TransferOptions {
         .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
         .init(name: "--cert", valueName: "FILE", help: "TLS client certificate (PEM)."),
         .init(name: "--key", valueName: "FILE", help: "TLS client key (PEM)."),
+        .init(name: "--ssl-client-passphrase", valueName: "PASS", help: "Passphrase of an encrypted --key (a secret: masked; see --ssl-client-passphrase-file)."),
+        .init(name: "--ssl-client-passphrase-file", valueName: "FILE", help: "Read the --key passphrase from the first line of FILE, off the command line."),
+        .init(name: "--ssl-client-cert-list", valueName: "FILE", help: "Client certificates by URL (Newman's JSON list); the first match wins over --cert/--key."),
         .init(name: "--proxy", valueName: "URL", help: "Send every request through this proxy (default: http_proxy, https_proxy, no_proxy)."),
         .init(name: "--http1.1", valueName: nil, help: "Use HTTP/1.1 only."),
         .init(name: "--http2", valueName: nil, help: "Use HTTP/2 (over TLS; with prior knowledge over plain HTTP)."),
@@ -32,7 +35,7 @@ enum TransferOptions {
     /// Reads the options above from `arguments`; file paths are made absolute from the current folder.
     /// - Throws: `UsageError` (for `spec`) for a malformed value or options that exclude each other;
     ///   `InputError` for a `--cookie-jar` that is not a cookie jar (`CookieJarCheck`); `UsageError` for one
-    ///   that is reqrun's own file (`ReportRequest.refuseOwnFile`).
+    ///   that is reqrun's own file (`ReportRequest.refuseOwnFile`); those of `ClientCertificateOptions.parse`.
     static func parse(_ arguments: ParsedArguments, _ spec: CommandSpec) throws -> Settings {
         try ReportRequest.refuseOwnFiles(["--cookie-jar"], arguments, command: spec)
         if let jar = arguments.value("--cookie-jar") { try CookieJarCheck.check(jar) }
@@ -51,6 +54,7 @@ enum TransferOptions {
             httpVersion: arguments.flag("--http1.1") ? .http1_1 : arguments.flag("--http2") ? .http2 : .automatic,
             insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
             clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar").map(UserFile.pathForRenamingWriter))
+        try ClientCertificateOptions.parse(arguments, spec, into: &options)
         if let size = arguments.value("--max-size") { options.maxBodySize = try byteCount(size, option: "--max-size", spec) }
         let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
                                        maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs", spec) ?? 10,

@@ -168,9 +168,9 @@ final class CurlTransfer {
             // The request's own choice (Postman's strictSSL) over --insecure.
             var own = options
             own.insecure = insecure
-            codes += own.applyTLSAndProxy(to: easy)
+            codes += own.applyTLSAndProxy(to: easy, url: request.url)
         } else {
-            codes += options.applyTLSAndProxy(to: easy)
+            codes += options.applyTLSAndProxy(to: easy, url: request.url)
         }
         if options.certificateInfo { codes.append(reqrun_easy_setopt_long(easy, CURLOPT_CERTINFO, 1)) }
         codes += TLSChoice(disabledProtocols: request.tlsDisabledProtocols, ciphers: request.tlsCipherSelection).apply(to: easy)
@@ -421,7 +421,9 @@ final class CurlTransfer {
             return ResultError(curlCode: Int(code.rawValue), message: "response header field too long (over 100 KB, libcurl's CURL_MAX_HTTP_HEADER)")
         }
         let detail = String(cString: errorBuffer)
-        return ResultError(curlCode: Int(code.rawValue), message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if code == CURLE_SSL_CERTPROBLEM { return ResultError(curlCode: Int(code.rawValue), message: options.clientCertificateProblem(message, url: request.url)) }
+        return ResultError(curlCode: Int(code.rawValue), message: message)
     }
 
     private func longInfo(_ info: CURLINFO) -> Int {

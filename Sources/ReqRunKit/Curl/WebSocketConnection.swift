@@ -61,10 +61,13 @@ final class WebSocketConnection {
             reqrun_easy_setopt_xferinfo_callback(easy, webSocketConnectProgress),
             reqrun_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0),
         ]
-        codes += options.applyTLSAndProxy(to: easy)
+        codes += options.applyTLSAndProxy(to: easy, url: httpURL)
         if let failed = codes.first(where: { $0 != CURLE_OK }) { return curlFailure(failed) }
         let code = curl_easy_perform(easy)
         if Interruption.requested { return .interrupted }
+        if code == CURLE_SSL_CERTPROBLEM, case .curl(let number, let message) = curlFailure(code) {
+            return .curl(code: number, message: options.clientCertificateProblem(message, url: httpURL))
+        }
         guard code == CURLE_OK else { return curlFailure(code) }
         guard reqrun_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else {
             return .curl(code: Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue), message: "libcurl gave no socket for the connection")

@@ -73,7 +73,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                     name: request.name, method: request.method, url: request.url)
             if !console.isEmpty { entry.console = console }
-            var secrets = scope.secretValues()
+            var secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
             if skippedByScript {
                 entry.skipped = true
                 scriptError = "a pre-request script called pm.execution.skipRequest()"
@@ -117,6 +117,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
 
     private func masked(_ masker: SecretMasker) -> DryRunEntry {
         var copy = self
+        // As in a run's results: a request without a name is named by its URL as written.
+        copy.name = masker.mask(name)
         copy.url = masker.mask(url)
         copy.headers = headers.map(masker.mask)
         copy.body?.text = body?.text.map(masker.mask)

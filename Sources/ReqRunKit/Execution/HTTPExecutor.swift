@@ -27,6 +27,11 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// TLS client certificate and key, PEM files (`CURLOPT_SSLCERT`, `CURLOPT_SSLKEY`).
     public var clientCertificate: String?
     public var clientKey: String?
+    /// `--ssl-client-passphrase`: the passphrase of an encrypted `clientKey` (`CURLOPT_KEYPASSWD`); a secret.
+    public var clientKeyPassphrase: String?
+    /// `--ssl-client-cert-list`: certificates by URL, the first entry that matches a transfer's URL wins over
+    /// the three above (`clientCertificate(for:)`).
+    public var clientCertificateList: [ClientCertificate] = []
     /// A proxy for every request (`CURLOPT_PROXY`); nil lets libcurl read `http_proxy`, `https_proxy`,
     /// `no_proxy` (and their upper-case forms) from the environment.
     public var proxy: String?

@@ -243,6 +243,8 @@ private struct Scheduler {
         self.notStarted = PendingPositions(Array(references.indices))
         let perIteration = max(1, references.count / configuration.runData.count)
         self.iterations = flow != nil ? references.map { _ in 0 } : references.indices.map { $0 / perIteration }
+        // Client certificate passphrases reach a credential in every TLS handshake: secrets from the start.
+        learnSecrets(configuration.options.clientCertificatePassphrases)
     }
 
     /// The iteration (from 0) of each position.

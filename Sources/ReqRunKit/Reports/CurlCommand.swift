@@ -61,8 +61,13 @@ public enum CurlCommand {
         }
         if options.insecure { args.append("--insecure") }
         if let caFile = options.caFile { args += ["--cacert", caFile] }
-        if let certificate = options.clientCertificate { args += ["--cert", certificate] }
-        if let key = options.clientKey { args += ["--key", key] }
+        if let client = options.clientCertificate(for: request.url) {
+            if let pkcs12 = client.pkcs12 { args += ["--cert", pkcs12, "--cert-type", "P12"] }
+            if let certificate = client.certificate, client.pkcs12 == nil { args += ["--cert", certificate] }
+            if let key = client.key, client.pkcs12 == nil { args += ["--key", key] }
+            // A secret: the callers mask it with the rest (`clientCertificatePassphrases`).
+            if let passphrase = client.passphrase { args += ["--pass", passphrase] }
+        }
         if let proxy = options.proxy { args += ["--proxy", proxy] }
         if let jar = options.cookieJarFile { args += ["--cookie", jar, "--cookie-jar", jar] }
         args += ["--proto", "=http,https", "--proto-redir", "=http,https"]

@@ -16,7 +16,8 @@ extension CurlCommand {
         case .success(let prepared) where prepared.isWebSocket:
             return .failure(.webSocket)
         case .success(var prepared):
-            let masker = SecretMasker(values: scope.secretValues() + prepared.secrets, enabled: !configuration.showSecrets)
+            let masker = SecretMasker(values: scope.secretValues() + prepared.secrets + configuration.options.clientCertificatePassphrases,
+                                      enabled: !configuration.showSecrets)
             prepared.headers = masker.mask(prepared.headers)
             // Masked before quoting, which can change a secret's spelling (`'\''`, `$'\x1b'`); the quoted
             // command has no raw control character left to escape (`shellQuoted`).
