@@ -149,7 +149,7 @@ public enum CollectionEncoder {
                           + (sessionToken.map { [("sessionToken", $0)] } ?? []))
         case .ntlm(let username, let password, let domain):
             return object("ntlm", [("username", username), ("password", password)] + (domain.isEmpty ? [] : [("domain", domain)]))
-        case .oauth1, .hawk, .oauth2, .jwt, .asap:
+        case .oauth1, .hawk, .oauth2, .jwt, .asap, .edgegrid:
             return AuthEncoder.encode(auth)
         }
     }
