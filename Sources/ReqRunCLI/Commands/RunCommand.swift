@@ -130,7 +130,7 @@ enum RunCommand {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
             planned.runData = runData
-            planned.requestRules = rules
+            planned.requestRules = rules ?? .reqrun
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
@@ -164,7 +164,7 @@ enum RunCommand {
                                             ?? PollPolicy.defaultIntervalMilliseconds)
         }
         configuration.runData = runData
-        configuration.requestRules = rules
+        configuration.requestRules = rules ?? .reqrun
         configuration.maxRequests = try TransferOptions.count(arguments.value("--max-requests"), option: "--max-requests", command.spec)
         // Older records make room for this run's before it starts, since its record is written as it goes (a
         // run that fails to save its record therefore leaves one record fewer than the limit).
@@ -173,7 +173,7 @@ enum RunCommand {
         _ = try? runs.prune(keep: historyLimit - 1)  // a link there fails the record below
         Interruption.install()
         let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
-        console.followsOriginalMethod = rules.followsOriginalMethod
+        console.followsOriginalMethod = (rules ?? .reqrun).followsOriginalMethod
         let started = Date()
         console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting,

@@ -12,6 +12,7 @@ public enum CollectionEncoder {
         if !collection.variables.isEmpty { members.append(("variables", variables(collection.variables))) }
         if let auth = collection.auth { members.append(("auth", encode(auth))) }
         if let scripts = NativeScripts.encode(collection.scripts) { members.append(("scripts", scripts)) }
+        if let mode = collection.compat?.mode { members.append(("compat", .string(mode))) }
         members.append(("groups", .array(collection.groups.map { encode($0, inherited: collection.scripts.count) })))
         var out = ""
         Value.object(members).write(to: &out, indent: "")
