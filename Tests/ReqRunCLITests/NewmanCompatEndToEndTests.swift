@@ -102,7 +102,7 @@ import TestSupport
 extension NewmanCompatEndToEndTests {
     private func mixedWorkspace(settings: String?) throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
-        let nginx = try TestServers.nginxHTTP()
+        let nginx = try TestServers.nginxHTTP(), httpbin = try TestServers.httpbin()
         try dir.write("collections/legacy.postman_collection.json", """
             {"info": {"name": "Legacy", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
              "item": [
@@ -110,7 +110,8 @@ extension NewmanCompatEndToEndTests {
               {"name": "legacy empty entry", "request": {"method": "GET", "url": {"raw": "\(nginx)/echo-uri?a=1&&b=2",
                 "host": ["\(nginx)"], "path": ["echo-uri"],
                 "query": [{"key": "a", "value": "1"}, {"key": null, "value": null}, {"key": "b", "value": "2"}]}}},
-              {"name": "legacy undefined", "request": {"method": "GET", "url": "\(nginx)/echo-uri/{{nope}}"}}
+              {"name": "legacy undefined", "request": {"method": "GET", "url": "\(nginx)/echo-uri/{{nope}}"}},
+              {"name": "legacy delete 302", "request": {"method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything/legacy&status_code=302"}}
              ]}
             """)
         try dir.write("collections/marked.json", """
@@ -118,7 +119,8 @@ extension NewmanCompatEndToEndTests {
               {"name": "marked caret", "url": "\(nginx)/echo-uri/a^b|c"}]}]}
             """)
         try dir.write("collections/own.json", """
-            {"name": "Own", "groups": [{"name": "o", "requests": [{"name": "own caret", "url": "\(nginx)/echo-uri/a^b|c"}]}]}
+            {"name": "Own", "groups": [{"name": "o", "requests": [{"name": "own caret", "url": "\(nginx)/echo-uri/a^b|c"},
+              {"name": "own delete 302", "method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything/own&status_code=302"}]}]}
             """)
         if let settings { try dir.write("reqrun.json", settings) }
         return dir
@@ -126,8 +128,13 @@ extension NewmanCompatEndToEndTests {
 
     @Test func eachCollectionFollowsItsOwnRulesInOneRun() throws {
         let dir = try mixedWorkspace(settings: #"{"compat": {"collections/legacy.postman_collection.json": "newman"}}"#)
-        let (output, results) = try run([], in: dir)
+        let (output, results) = try run(["--verbose"], in: dir)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        // A DELETE redirected by a 302 becomes GET by Newman's rules only; -v shows each by its collection's.
+        #expect(try json(results["legacy delete 302"])["method"] as? String == "GET")
+        #expect(try json(results["own delete 302"])["method"] as? String == "DELETE")
+        #expect(output.stdout.contains("> GET \(try TestServers.httpbin())/anything/legacy"), "\(output.stdout)")
+        #expect(output.stdout.contains("> DELETE \(try TestServers.httpbin())/anything/own"), "\(output.stdout)")
         #expect(results["legacy caret"]?.response?.body.data == "/echo-uri/a^b|c")
         #expect(results["legacy empty entry"]?.response?.body.data == "/echo-uri?a=1&&b=2")
         #expect(results["legacy undefined"]?.response?.body.data == "/echo-uri/%7B%7Bnope%7D%7D")

@@ -173,7 +173,9 @@ enum RunCommand {
         _ = try? runs.prune(keep: historyLimit - 1)  // a link there fails the record below
         Interruption.install()
         let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
-        console.followsOriginalMethod = (rules ?? .reqrun).followsOriginalMethod
+        console.followsOriginalMethod = configuration.requestRules.followsOriginalMethod
+        console.followsOriginalMethodByCollection = Dictionary(references.map { ($0.collectionName, configuration.requestRules(for: $0).followsOriginalMethod) },
+                                                               uniquingKeysWith: { first, _ in first })
         let started = Date()
         console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting,
