@@ -60,7 +60,7 @@ enum DetailLines {
     }
 
     /// `none`, `basic`, `bearer`, `API key`, `digest`, `AWS Signature v4`, `OAuth 1.0a`, `Hawk`, `NTLM`,
-    /// `OAuth 2.0`, `JWT`.
+    /// `OAuth 2.0`, `JWT`, `ASAP`, `Akamai EdgeGrid`.
     static func authKind(_ auth: Auth?) -> String {
         switch auth {
         case nil, .none?: return "none"
@@ -75,6 +75,7 @@ enum DetailLines {
         case .oauth2?: return "OAuth 2.0"
         case .jwt?: return "JWT"
         case .asap?: return "ASAP"
+        case .edgegrid?: return "Akamai EdgeGrid"
         }
     }
 

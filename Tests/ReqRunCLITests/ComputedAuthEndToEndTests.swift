@@ -3,9 +3,9 @@ import Testing
 import ReqRunKit
 import TestSupport
 
-/// The auth kinds reqrun computes (OAuth 1.0a, OAuth 2.0, Hawk, NTLM, JWT), sent by the built binary to the
-/// auth server (`scripts/auth-server`), which checks each with an independent implementation (oauthlib,
-/// mohawk, PyJWT, its own NTLMv2) and answers 200 only when it verifies.
+/// The auth kinds reqrun computes (OAuth 1.0a, OAuth 2.0, Hawk, NTLM, JWT, EdgeGrid), sent by the built binary to
+/// the auth server (`scripts/auth-server`), which checks each with an independent implementation (oauthlib,
+/// mohawk, PyJWT, edgegrid-python, its own NTLMv2) and answers 200 only when it verifies.
 @Suite struct ComputedAuthEndToEndTests {
     /// `text` as a JSON string literal (for PEM keys with line breaks).
     private func quoted(_ text: String) throws -> String {
@@ -149,6 +149,44 @@ extension ComputedAuthEndToEndTests {
         #expect(!(try records(dir)).contains("hawk-key-0123456789"))
     }
 
+    @Test func edgegridHeadersVerifyWithEdgegridPython() throws {
+        let dir = try TemporaryDirectory()
+        func edgegrid(_ extra: String = "") -> String {
+            #"{"type": "edgegrid", "accessToken": "akab-access-token-1", "clientToken": "{{ct}}", "clientSecret": "{{cs}}"\#(extra)}"#
+        }
+        let verified = #"{"status": 200}, {"json": "$.verified", "equals": true}"#
+        try dir.write("collections/e.json", """
+            {"name": "EdgeGrid", "variables": {"base": "\(try TestServers.auth())", "ct": "akab-client-token-1", "cs": "edgegrid-secret-1"},
+             "groups": [{"name": "g", "requests": [
+              {"name": "signed fields", "url": "{{base}}/edgegrid/papi/v1/groups?b=2&a=1",
+               "headers": {"X-Check-Headers-To-Sign": "x-one,x-two", "X-One": "  spaced   out ", "X-Two": "2"},
+               "auth": \(edgegrid(#", "headersToSign": "X-One, x-two""#)), "expect": [\(verified), {"json": "$.contentHash", "equals": false}]},
+              {"name": "post", "method": "POST", "url": "{{base}}/edgegrid/p", "body": {"hashed": "body"},
+               "auth": \(edgegrid()), "expect": [\(verified), {"json": "$.contentHash", "equals": true}]},
+              {"name": "post beyond maxBodySize", "method": "POST", "url": "{{base}}/edgegrid/p", "headers": {"X-Check-Max-Body": "8"},
+               "body": "a body of more than eight bytes", "auth": \(edgegrid(#", "maxBodySize": "8""#)),
+               "expect": [\(verified), {"json": "$.contentHash", "equals": true}]},
+              {"name": "put", "method": "PUT", "url": "{{base}}/edgegrid/p", "body": "not hashed", "auth": \(edgegrid()),
+               "expect": [\(verified), {"json": "$.contentHash", "equals": false}]},
+              {"name": "fixed", "url": "{{base}}/edgegrid/f", "auth": \(edgegrid(#", "nonce": "nonce-{{ct}}", "timestamp": "20261201T14:30:05+0000""#)),
+               "expect": [\(verified), {"json": "$.nonce", "equals": "nonce-akab-client-token-1"}, {"json": "$.timestamp", "equals": "20261201T14:30:05+0000"}]},
+              {"name": "baseURL", "url": "{{base}}/edgegrid/b", "headers": {"Host": "akab-base.luna.akamaiapis.net"},
+               "auth": \(edgegrid(#", "baseURL": "https://akab-base.luna.akamaiapis.net""#)), "expect": [\(verified)]},
+              {"name": "wrong secret", "url": "{{base}}/edgegrid/w",
+               "auth": {"type": "edgegrid", "accessToken": "akab-access-token-1", "clientToken": "{{ct}}", "clientSecret": "not-the-secret"},
+               "expect": [{"status": 401}]}
+             ]}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("7 requests: 7 passed"), "\(run.stdout)")
+        let saved = try records(dir)
+        for secret in ["edgegrid-secret-1", "akab-access-token-1", "akab-client-token-1"] { #expect(!saved.contains(secret), "\(secret)") }
+        let curl = try ReqRunBinary.run(["show", "--curl", "post"], in: dir.url)
+        #expect(curl.stdout.hasPrefix("# the EdgeGrid header below holds a nonce and a timestamp made now"), "\(curl.stdout)")
+        #expect(!curl.stdout.contains("edgegrid-secret-1") && !curl.stdout.contains("akab-access-token-1"), "\(curl.stdout)")
+    }
+
     @Test func ntlmIsNegotiatedByLibcurl() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/n.json", """
@@ -282,17 +320,19 @@ extension ComputedAuthEndToEndTests {
               \(item("hawk", "/hawk/p", "hawk", [("authId", "hawk-sha256"), ("authKey", "hawk-key-0123456789"), ("algorithm", "sha256")])),
               \(item("jwt", "/jwt", "jwt", [("algorithm", "HS256"), ("secret", "jwt-secret-0123456789"), ("payload", "{\\\"sub\\\": \\\"ada\\\"}"),
                                             ("addTokenTo", "header"), ("headerPrefix", "Bearer")])),
-              \(item("ntlm", "/ntlm", "ntlm", [("username", "ada"), ("password", "ntlm-pass-1"), ("domain", "LAB")]))
+              \(item("ntlm", "/ntlm", "ntlm", [("username", "ada"), ("password", "ntlm-pass-1"), ("domain", "LAB")])),
+              \(item("edgegrid", "/edgegrid/p", "edgegrid", [("accessToken", "akab-access-token-1"), ("clientToken", "akab-client-token-1"),
+                                                          ("clientSecret", "edgegrid-secret-1"), ("maxBodySize", "131072")]))
              ]}
             """)
         let imported = try ReqRunBinary.run(["import", "p.postman_collection.json", "--to", "collections/p.json"], in: dir.url)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!imported.stderr.contains("not supported"), "\(imported.stderr)")
         let native = try dir.read("collections/p.json")
-        for type in ["oauth1", "oauth2", "hawk", "jwt", "ntlm"] { #expect(native.contains("\"type\": \"\(type)\""), "\(type)") }
+        for type in ["oauth1", "oauth2", "hawk", "jwt", "ntlm", "edgegrid"] { #expect(native.contains("\"type\": \"\(type)\""), "\(type)") }
         let run = try ReqRunBinary.run(["run", "--all"], in: dir.url)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("5 requests: 5 passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("6 requests: 6 passed"), "\(run.stdout)")
         let oauth1 = try ReqRunBinary.run(["show", "--curl", "oauth1"], in: dir.url)
         #expect(oauth1.stdout.hasPrefix("# the OAuth 1.0a signature below holds a nonce and a timestamp made now"), "\(oauth1.stdout)")
         #expect(oauth1.stdout.contains("--header 'Authorization: ****'") && !oauth1.stdout.contains("consumer-secret-1"))

@@ -96,3 +96,79 @@ import TestSupport
         #expect(bad.stderr.contains("--compat postman: expected 'newman'"))
     }
 }
+
+/// Newman's rules per collection: a native collection's `compat`, and `reqrun.json`'s `compat` for a Postman
+/// export that is not edited; `--compat` over both for the run.
+extension NewmanCompatEndToEndTests {
+    private func mixedWorkspace(settings: String?) throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let nginx = try TestServers.nginxHTTP(), httpbin = try TestServers.httpbin()
+        try dir.write("collections/legacy.postman_collection.json", """
+            {"info": {"name": "Legacy", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+              {"name": "legacy caret", "request": {"method": "GET", "url": "\(nginx)/echo-uri/a^b|c"}},
+              {"name": "legacy empty entry", "request": {"method": "GET", "url": {"raw": "\(nginx)/echo-uri?a=1&&b=2",
+                "host": ["\(nginx)"], "path": ["echo-uri"],
+                "query": [{"key": "a", "value": "1"}, {"key": null, "value": null}, {"key": "b", "value": "2"}]}}},
+              {"name": "legacy undefined", "request": {"method": "GET", "url": "\(nginx)/echo-uri/{{nope}}"}},
+              {"name": "legacy delete 302", "request": {"method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything/legacy&status_code=302"}}
+             ]}
+            """)
+        try dir.write("collections/marked.json", """
+            {"name": "Marked", "compat": "newman", "groups": [{"name": "m", "requests": [
+              {"name": "marked caret", "url": "\(nginx)/echo-uri/a^b|c"}]}]}
+            """)
+        try dir.write("collections/own.json", """
+            {"name": "Own", "groups": [{"name": "o", "requests": [{"name": "own caret", "url": "\(nginx)/echo-uri/a^b|c"},
+              {"name": "own delete 302", "method": "DELETE", "url": "\(httpbin)/redirect-to?url=/anything/own&status_code=302"}]}]}
+            """)
+        if let settings { try dir.write("reqrun.json", settings) }
+        return dir
+    }
+
+    @Test func eachCollectionFollowsItsOwnRulesInOneRun() throws {
+        let dir = try mixedWorkspace(settings: #"{"compat": {"collections/legacy.postman_collection.json": "newman"}}"#)
+        let (output, results) = try run(["--verbose"], in: dir)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        // A DELETE redirected by a 302 becomes GET by Newman's rules only; -v shows each by its collection's.
+        #expect(try json(results["legacy delete 302"])["method"] as? String == "GET")
+        #expect(try json(results["own delete 302"])["method"] as? String == "DELETE")
+        #expect(output.stdout.contains("> GET \(try TestServers.httpbin())/anything/legacy"), "\(output.stdout)")
+        #expect(output.stdout.contains("> DELETE \(try TestServers.httpbin())/anything/own"), "\(output.stdout)")
+        #expect(results["legacy caret"]?.response?.body.data == "/echo-uri/a^b|c")
+        #expect(results["legacy empty entry"]?.response?.body.data == "/echo-uri?a=1&&b=2")
+        #expect(results["legacy undefined"]?.response?.body.data == "/echo-uri/%7B%7Bnope%7D%7D")
+        #expect(results["marked caret"]?.response?.body.data == "/echo-uri/a^b|c")
+        #expect(results["own caret"]?.response?.body.data == "/echo-uri/a%5Eb%7Cc")
+        // --compat reqrun and --compat newman decide for every collection of the run.
+        let (strict, strictResults) = try run(["--compat", "reqrun"], in: dir)
+        #expect(strict.status == 3)
+        #expect(strictResults["legacy caret"]?.response?.body.data == "/echo-uri/a%5Eb%7Cc")
+        #expect(strictResults["legacy empty entry"]?.response?.body.data == "/echo-uri?a=1&b=2")
+        #expect(strictResults["marked caret"]?.response?.body.data == "/echo-uri/a%5Eb%7Cc")
+        let (loose, looseResults) = try run(["--compat", "newman"], in: dir)
+        #expect(loose.status == 0, "\(loose.stdout)\(loose.stderr)")
+        #expect(looseResults["own caret"]?.response?.body.data == "/echo-uri/a^b|c")
+        // The dry run and send follow the collection's rules too.
+        let dry = try ReqRunBinary.run(["run", "--all", "--dry-run", "--json"], in: dir.url)
+        let entries = try JSONDecoder().decode([DryRunEntry].self, from: Data(dry.stdout.utf8))
+        #expect(entries.map(\.url).filter { $0.hasSuffix("/echo-uri/a^b|c") }.count == 2, "\(entries.map(\.url))")
+        #expect(try ReqRunBinary.run(["send", "legacy caret", "--body"], in: dir.url).stdout == "/echo-uri/a^b|c")
+    }
+
+    @Test func workspaceSettingsAreCheckedAndNamedInErrors() throws {
+        let typo = try mixedWorkspace(settings: #"{"compat": {"collections/legacy.json": "newman"}}"#)
+        let warned = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: typo.url)
+        #expect(warned.stderr.contains("reqrun.json: compat: 'collections/legacy.json' is not a collection file of the workspace (no such file)"),
+                "\(warned.stderr)")
+        let bad = try mixedWorkspace(settings: "{\"compat\": {\n  \"collections/legacy.postman_collection.json\": \"newmann\"}}")
+        let refused = try ReqRunBinary.run(["run", "--all"], in: bad.url)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains(#"reqrun.json:2:49: compat.collections/legacy.postman_collection.json: expected one of "newman", "reqrun", found "newmann" (did you mean 'newman'?)"#),
+                "\(refused.stderr)")
+        let native = try mixedWorkspace(settings: nil)
+        try native.write("collections/own.json", #"{"name": "Own", "compat": "postman", "groups": []}"#)
+        let wrong = try ReqRunBinary.run(["list", "--all"], in: native.url)
+        #expect(wrong.stderr.contains(#"collections/own.json:1:27: compat: expected one of "newman", "reqrun", found "postman""#), "\(wrong.stderr)")
+    }
+}

@@ -224,15 +224,15 @@ import TestSupport
     @Test func anUnsupportedTypeFailsTheRequest() throws {
         let base = try TestServers.httpbin()
         let collection = Self.collection(auth: nil, variables: ["base": base], items: [
-            Item(name: "edgegrid", url: "{{base}}/get", pre: ["pm.request.authorizeUsing('edgegrid', {accessToken: 'a', clientToken: 'c'});"]),
+            Item(name: "code grant", url: "{{base}}/get", pre: ["pm.request.authorizeUsing('oauth2', {grant_type: 'authorization_code', authUrl: 'https://example.com/authorize'});"]),
             Item(name: "planned", url: "{{base}}/get", pre: ["pm.request.auth = {type: 'basic', basic: [{key: 'username', value: 'ada'}]};"]),
         ])
         let (output, record, dir) = try run(collection)
         #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
         #expect(record.results.first?.outcome == .scriptError)
-        #expect(record.results.first?.error?.message == "pm.request.auth: auth type 'edgegrid' is not computed by reqrun")
+        #expect(record.results.first?.error?.message == "pm.request.auth: auth type 'oauth2' is not computed by reqrun")
         let plan = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: dir.url)
-        #expect(plan.stdout.contains("pm.request.auth: auth type 'edgegrid' is not computed by reqrun"), "\(plan.stdout)\(plan.stderr)")
+        #expect(plan.stdout.contains("pm.request.auth: auth type 'oauth2' is not computed by reqrun"), "\(plan.stdout)\(plan.stderr)")
         #expect(plan.stdout.contains("# auth / auth / planned\nGET \(base)/get\nAuthorization: ****\n"), "\(plan.stdout)")
     }
 }

@@ -185,7 +185,7 @@ import TestSupport
     @Test func badAuthIsExplained() throws {
         let unknown = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "bearr", "token": "t"}}"#) }
         #expect(unknown.fieldPath == "auth.type")
-        #expect(unknown.reason == "unknown auth type 'bearr'; expected one of none, basic, bearer, apikey, digest, awsv4, ntlm, oauth1, hawk, oauth2, jwt, asap (did you mean 'bearer'?)")
+        #expect(unknown.reason == "unknown auth type 'bearr'; expected one of none, basic, bearer, apikey, digest, awsv4, ntlm, oauth1, hawk, oauth2, jwt, asap, edgegrid (did you mean 'bearer'?)")
         let place = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "apikey", "key": "k", "value": "v", "in": "body"}}"#) }
         #expect(place.reason == #"expected "header" or "query", found "body""#)
         let missing = try #require(throws: InputError.self) { try decode(#"{"name": "c", "auth": {"type": "awsv4", "accessKey": "a"}}"#) }

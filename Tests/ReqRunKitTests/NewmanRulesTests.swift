@@ -66,3 +66,33 @@ import Testing
         #expect(try url(.newman) == "h/p?a=1&&b=2")
     }
 }
+
+/// Which rules a collection's requests follow: its native `compat`, the workspace's `reqrun.json`, `--compat`.
+@Suite struct CollectionCompatTests {
+    @Test func nativeCompatRoundTripsAndReachesEachReference() throws {
+        let text = #"{"name": "N", "compat": "newman", "groups": [{"name": "g", "requests": [{"url": "a"}]}]}"#
+        let collection = try CollectionDecoder.decode(Array(text.utf8), file: "n.json", fileName: "n.json")
+        #expect(collection.compat == .newman)
+        let encoded = CollectionEncoder.encode(collection)
+        #expect(encoded.contains("\"compat\": \"newman\""))
+        #expect(try CollectionDecoder.decode(Array(encoded.utf8), file: "n.json", fileName: "n.json").compat == .newman)
+        let plain = try CollectionDecoder.decode(Array(#"{"name": "P", "groups": [{"name": "h", "requests": [{"url": "b"}]}]}"#.utf8),
+                                                 file: "p.json", fileName: "p.json")
+        #expect(plain.compat == nil && !CollectionEncoder.encode(plain).contains("compat"))
+        let references = Outline(collections: [collection, plain], expansion: .transient(Outline.allGroupIDs([collection, plain]))).allRequests()
+        var configuration = RunConfiguration(selection: RunSelection(mode: "all"))
+        #expect(references.map { configuration.requestRules(for: $0) } == [.newman, .reqrun])
+        configuration.requestRules = .newman
+        #expect(references.map { configuration.requestRules(for: $0) } == [.newman, .newman])
+    }
+
+    @Test func workspaceSettingsNameRulesPerFile() throws {
+        let settings = try WorkspaceSettings.decode(Array(#"{"compat": {"collections/a.postman_collection.json": "newman", "collections/b.json": "reqrun"}}"#.utf8),
+                                                    file: "reqrun.json")
+        #expect(settings.compat == ["collections/a.postman_collection.json": .newman, "collections/b.json": .reqrun])
+        #expect(try WorkspaceSettings.decode(Array("{}".utf8), file: "reqrun.json") == WorkspaceSettings())
+        for bad in [#"{"compat": {"a.json": 1}}"#, #"{"compat": {"": "newman"}}"#, #"{"compatibility": {}}"#, #"{"compat": []}"#] {
+            #expect(throws: InputError.self, "\(bad)") { try WorkspaceSettings.decode(Array(bad.utf8), file: "reqrun.json") }
+        }
+    }
+}

@@ -51,8 +51,8 @@ import Testing
         #expect(try decode(#"{"type": "bearer", "bearer": {"token": "t"}}"#) == .success(.bearer(token: "t")))
         #expect(try decode(#"{"type": "noauth"}"#) == .success(Auth.none))
         #expect(try decode(#"{}"#) == .success(nil))
-        #expect(try decode(#"{"type": "edgegrid", "edgegrid": []}"#)
-            == .failure(ScriptRequestRefusal("pm.request.auth: auth type 'edgegrid' is not computed by reqrun")))
+        #expect(try decode(#"{"type": "oauth2", "oauth2": {"grant_type": "authorization_code"}}"#)
+            == .failure(ScriptRequestRefusal("pm.request.auth: auth type 'oauth2' is not computed by reqrun")))
         guard case .failure(let refusal) = try decode(#"{"type": "basic", "basic": 3}"#) else { Issue.record("a number was read"); return }
         #expect(refusal.reason.hasPrefix("pm.request.auth: auth.basic: expected a list"), "\(refusal.reason)")
     }

@@ -130,7 +130,7 @@ enum RunCommand {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))
             planned.runData = runData
-            planned.requestRules = rules
+            planned.requestRules = rules ?? .reqrun
             // Nothing is sent, but the passphrases are the run's secrets all the same (a URL may hold one).
             (planned.options.clientKeyPassphrase, planned.options.clientCertificateList) =
                 (transfer.options.clientKeyPassphrase, transfer.options.clientCertificateList)
@@ -167,7 +167,7 @@ enum RunCommand {
                                             ?? PollPolicy.defaultIntervalMilliseconds)
         }
         configuration.runData = runData
-        configuration.requestRules = rules
+        configuration.requestRules = rules ?? .reqrun
         configuration.maxRequests = try TransferOptions.count(arguments.value("--max-requests"), option: "--max-requests", command.spec)
         // Older records make room for this run's before it starts, since its record is written as it goes (a
         // run that fails to save its record therefore leaves one record fewer than the limit).
@@ -176,7 +176,9 @@ enum RunCommand {
         _ = try? runs.prune(keep: historyLimit - 1)  // a link there fails the record below
         Interruption.install()
         let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
-        console.followsOriginalMethod = rules.followsOriginalMethod
+        console.followsOriginalMethod = configuration.requestRules.followsOriginalMethod
+        console.followsOriginalMethodByCollection = Dictionary(references.map { ($0.collectionName, configuration.requestRules(for: $0).followsOriginalMethod) },
+                                                               uniquingKeysWith: { first, _ in first })
         let started = Date()
         console.start()
         let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting,

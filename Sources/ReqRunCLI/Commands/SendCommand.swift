@@ -59,7 +59,7 @@ enum SendCommand {
                                              processEnvironment: RunCommand.readableEnvironment(arguments, [reference], environment, overrides),
                                              options: transfer.options, showSecrets: arguments.flag("--show-secrets"),
                                              redirects: transfer.redirects, retries: transfer.retries)
-        configuration.requestRules = rules
+        configuration.requestRules = rules ?? .reqrun
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
         let scripting = try RunScripting.sandbox(for: [reference], limits: RunScripting.limits(arguments, command: command.spec),
                                                  preRequestOnly: false)
@@ -71,7 +71,7 @@ enum SendCommand {
         let result = run.record.results[0]
         stream?.finish(result.response)
         if detail == .verbose {
-            info.line(VerboseExchange.lines(result, info, followsOriginalMethod: rules.followsOriginalMethod))
+            info.line(VerboseExchange.lines(result, info, followsOriginalMethod: configuration.requestRules(for: reference).followsOriginalMethod))
             info.line()
         }
         if let response = result.response, !streams, detail != .quiet || rawBody {

@@ -42,6 +42,7 @@ struct WorkspaceContext {
                                                                   workingDirectory: try workingDirectory(arguments, roots: workspace.fileRoots(allowing: extraRoots)),
                                                                   rules: CompatOption.loadingRules(arguments))
         if !keepingBroken, !loaded.failures.isEmpty { throw CollectionLoadFailures(failures: loaded.failures) }
+        loaded.warnings.forEach(terminal.warning)
         for collection in loaded.collections { collection.warnings.forEach(terminal.warning) }
         return WorkspaceContext(workspace: workspace, collections: loaded.collections, fileRoots: workspace.fileRoots(allowing: extraRoots),
                                 failures: loaded.failures)

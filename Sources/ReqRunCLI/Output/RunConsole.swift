@@ -27,6 +27,8 @@ final class RunConsole: @unchecked Sendable {
     private let detail: ConsoleDetail
     /// The run's redirect method rule, for `-v`'s request lines (`RequestRules.followsOriginalMethod`).
     var followsOriginalMethod = true
+    /// The same rule by collection name, for collections whose own rules differ from the run's.
+    var followsOriginalMethodByCollection: [String: Bool] = [:]
     private let total: Int
     private let nameWidth: Int
     private let started = Date()
@@ -98,7 +100,7 @@ final class RunConsole: @unchecked Sendable {
         text += ResultLines.details(result, terminal, indent: "      ")
         text += "\n"
         if detail == .verbose {
-            text += VerboseExchange.lines(result, terminal, followsOriginalMethod: followsOriginalMethod).split(separator: "\n").map { "      " + $0 + "\n" }.joined()
+            text += VerboseExchange.lines(result, terminal, followsOriginalMethod: followsOriginalMethodByCollection[result.collection] ?? followsOriginalMethod).split(separator: "\n").map { "      " + $0 + "\n" }.joined()
         }
         terminal.out(text)
         flushSoon()

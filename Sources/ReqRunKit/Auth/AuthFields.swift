@@ -1,4 +1,4 @@
-/// The native fields of the auth kinds reqrun computes (`oauth1`, `hawk`, `oauth2`, `jwt`): one table per
+/// The native fields of the auth kinds reqrun computes (`oauth1`, `hawk`, `oauth2`, `jwt`, `asap`, `edgegrid`): one table per
 /// kind that both the decoder and the encoder (`import`) read, so the two cannot drift apart.
 struct AuthFields<Value> {
     /// Text fields (templates): name, where it goes, and whether it must be present.
@@ -125,6 +125,13 @@ enum AuthTables {
                    choices: [authChoice("algorithm", \AsapAuth.algorithm)],
                    jsonTexts: ["claims"])
     }
+
+    static var edgegrid: AuthFields<EdgeGridAuth> {
+        AuthFields(strings: [("accessToken", \.accessToken, true), ("clientToken", \.clientToken, true), ("clientSecret", \.clientSecret, true),
+                             ("nonce", \.nonce, false), ("timestamp", \.timestamp, false), ("baseURL", \.baseURL, false),
+                             ("headersToSign", \.headersToSign, false), ("maxBodySize", \.maxBodySize, false)],
+                   flags: [], choices: [])
+    }
 }
 
 /// Writes the computed kinds in the native format (for `CollectionEncoder`).
@@ -140,7 +147,9 @@ enum AuthEncoder {
                                + AuthTables.oauth2.encode(value, defaults: OAuth2Auth(grant: value.grant, tokenURL: "", clientId: "")))
         case .jwt(let value): (type, members) = ("jwt", AuthTables.jwt.encode(value, defaults: JWTAuth()))
         case .asap(let value): (type, members) = ("asap", AuthTables.asap.encode(value, defaults: AsapAuth()))
-        default: preconditionFailure("AuthEncoder encodes only oauth1, hawk, oauth2, jwt and asap")
+        case .edgegrid(let value):
+            (type, members) = ("edgegrid", AuthTables.edgegrid.encode(value, defaults: EdgeGridAuth(accessToken: "", clientToken: "", clientSecret: "")))
+        default: preconditionFailure("AuthEncoder encodes only oauth1, hawk, oauth2, jwt, asap and edgegrid")
         }
         return .object([("type", .string(type))] + members)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Applies the auth kinds reqrun computes (OAuth 1.0a, Hawk, JWT, OAuth 2.0) and NTLM to a prepared request.
+/// Applies the auth kinds reqrun computes (OAuth 1.0a, Hawk, JWT, ASAP, OAuth 2.0, EdgeGrid) and NTLM to a prepared request.
 /// `resolve(template, field, kind)` resolves one template (`field` names it, e.g. `consumerKey`).
 enum ComputedAuth {
     /// What a field holds: one line (CR, LF and NUL refused), text that may span lines (a PEM key), or a JSON
@@ -46,15 +46,15 @@ enum ComputedAuth {
         }
     }
 
-    /// Whether `auth` signs the URL and content as sent (OAuth 1.0a, Hawk), so `sign` must run after normalization.
+    /// Whether `auth` signs the URL and content as sent (OAuth 1.0a, Hawk, EdgeGrid), so `sign` must run after normalization.
     static func signsSentForm(_ auth: Auth) -> Bool {
         switch auth {
-        case .oauth1, .hawk: return true
+        case .oauth1, .hawk, .edgegrid: return true
         default: return false
         }
     }
 
-    /// After the URL is normalized and the content is final: OAuth 1.0a and Hawk sign both.
+    /// After the URL is normalized and the content is final: OAuth 1.0a, Hawk and EdgeGrid sign both.
     static func sign(_ auth: Auth, _ prepared: inout PreparedRequest, _ resolve: Resolve) throws(PreparationFailure) {
         switch auth {
         case .oauth1(let auth):
@@ -64,6 +64,9 @@ enum ComputedAuth {
         case .hawk(let auth):
             let resolved = try AuthTables.hawk.resolved(auth, resolve)
             prepared.secrets += [resolved.key].filter { !$0.isEmpty } + HawkSigner.sign(resolved, &prepared)
+        case .edgegrid(let auth):
+            let resolved = try AuthTables.edgegrid.resolved(auth, resolve)
+            prepared.secrets += resolved.secretTemplates.filter { !$0.isEmpty } + (try EdgeGridSigner.sign(resolved, &prepared))
         default:
             return
         }
@@ -84,6 +87,7 @@ enum ComputedAuth {
         switch auth {
         case .oauth1?: return ["# the OAuth 1.0a signature below holds a nonce and a timestamp made now: a server that refuses reused nonces or old timestamps refuses this command"]
         case .hawk?: return ["# the Hawk header below holds a nonce and a timestamp made now: the server refuses it once the timestamp is old or the nonce seen"]
+        case .edgegrid?: return ["# the EdgeGrid header below holds a nonce and a timestamp made now: the server refuses it once the timestamp is old or the nonce seen"]
         case .asap?: return ["# the ASAP token below holds a jti, iat and exp made now: a server that refuses a seen jti, or the token after exp, refuses this command"]
         case .oauth2?: return ["# reqrun requests the OAuth 2.0 token from the token endpoint when it runs; curl cannot, so a placeholder stands for it (--show-secrets shows it)"]
         default: return []

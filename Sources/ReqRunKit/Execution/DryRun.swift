@@ -82,7 +82,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 entry.error = scriptError
                 return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
             }
-            switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
+            switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
             case .failure(let failure):
                 secrets = Runner.secretsOfUnprepared(request, scope)
                 entry.error = failure.description

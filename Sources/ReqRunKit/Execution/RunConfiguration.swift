@@ -37,7 +37,8 @@ public struct RunConfiguration: Sendable {
     /// `--max-requests N`: the most requests a run sends (0: none); nil: `defaultMaxRequests` when a script
     /// calls `setNextRequest`, else no bound.
     public var maxRequests: Int?
-    /// `--compat newman`: Newman's request rules instead of reqrun's (`RequestRules`).
+    /// The run's request rules, for requests whose collection sets none (`RequestCollection.compat`, which
+    /// `--compat MODE` sets for every collection): `requestRules(for:)`.
     public var requestRules = RequestRules.reqrun
     /// The bound on requests sent in a run with `setNextRequest`, against endless loops.
     public static let defaultMaxRequests = 10_000
@@ -60,3 +61,10 @@ public struct RunConfiguration: Sendable {
     }
 }
 
+extension RunConfiguration {
+    /// The rules `reference` follows: its collection's (`RequestRules`' order: `--compat`, `reqrun.json`, the
+    /// collection's `compat`), else the run's.
+    public func requestRules(for reference: RequestReference) -> RequestRules {
+        reference.collectionRules ?? requestRules
+    }
+}

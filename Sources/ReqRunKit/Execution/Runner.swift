@@ -379,9 +379,9 @@ private struct Scheduler {
                 return
             }
         }
-        // The run's rules (--compat), with the request's own disableBodyPruning (Postman's protocolProfileBehavior)
-        // over them; its followOriginalMethod goes into the redirect policy below.
-        let rules = configuration.requestRules.applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)
+        // Its collection's rules (else the run's), with the request's own disableBodyPruning (Postman's
+        // protocolProfileBehavior) over them; its followOriginalMethod goes into the redirect policy below.
+        let rules = configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)
         let prepared = RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: rules, tokens: oauth2Tokens)
         learnSecrets(oauth2Tokens.secrets)
         // What reached the auth after a pre-request script (a value it put there, a variable it set that the auth

@@ -26,6 +26,8 @@ public enum Auth: Sendable, Equatable {
     case jwt(JWTAuth)
     /// Atlassian S2S (ASAP): a JWT signed by reqrun for each request.
     case asap(AsapAuth)
+    /// Akamai EdgeGrid (`EG1-HMAC-SHA256`), signed by reqrun for each request.
+    case edgegrid(EdgeGridAuth)
 
     /// The templates that hold credentials (masked as secrets once resolved).
     var secretTemplates: [String] {
@@ -41,6 +43,7 @@ public enum Auth: Sendable, Equatable {
         case .oauth2(let auth): return auth.secretTemplates
         case .jwt(let auth): return auth.secretTemplates
         case .asap(let auth): return auth.secretTemplates
+        case .edgegrid(let auth): return auth.secretTemplates
         }
     }
 }
@@ -78,6 +81,7 @@ extension Auth {
         case .oauth2(let auth): return auth.templates
         case .jwt(let auth): return auth.templates
         case .asap(let auth): return auth.templates
+        case .edgegrid(let auth): return auth.templates
         }
     }
 }

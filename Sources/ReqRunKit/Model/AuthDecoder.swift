@@ -2,9 +2,9 @@
 /// `{"type": "apikey", "key": …, "value": …, "in": "header" | "query"}`, `{"type": "digest", "username": …,
 /// "password": …}`, `{"type": "awsv4", "accessKey": …, "secretKey": …, "region": …, "service": …,
 /// "sessionToken": …}`, `{"type": "ntlm", "username": …, "password": …, "domain": …}`, `{"type": "none"}`, and
-/// the kinds reqrun computes, `oauth1`, `hawk`, `oauth2`, `jwt`, whose fields `AuthTables` lists.
+/// the kinds reqrun computes, `oauth1`, `hawk`, `oauth2`, `jwt`, `asap`, `edgegrid`, whose fields `AuthTables` lists.
 enum AuthDecoder {
-    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4", "ntlm", "oauth1", "hawk", "oauth2", "jwt", "asap"]
+    static let types = ["none", "basic", "bearer", "apikey", "digest", "awsv4", "ntlm", "oauth1", "hawk", "oauth2", "jwt", "asap", "edgegrid"]
 
     static func decode(_ reader: FieldReader) throws(InputError) -> Auth? {
         guard let node = reader.optional("auth") else { return nil }
@@ -62,6 +62,10 @@ enum AuthDecoder {
             var value = AsapAuth()
             try AuthTables.asap.decode(auth, into: &value)
             return .asap(value)
+        case "edgegrid":
+            var value = EdgeGridAuth(accessToken: "", clientToken: "", clientSecret: "")
+            try AuthTables.edgegrid.decode(auth, into: &value)
+            return .edgegrid(value)
         default:
             var reason = "unknown auth type '\(type)'; expected one of \(types.joined(separator: ", "))"
             if let guess = Suggestion.closest(to: type, among: types) { reason += " (did you mean '\(guess)'?)" }

@@ -21,6 +21,10 @@ public struct RequestCollection: Sendable, Equatable {
     public var warnings: [String]
     /// The collection's own scripts (native `scripts`, Postman `event`); every request's `eventScripts` starts with them.
     public var scripts: [Script] = []
+    /// The request rules its requests follow: the native `compat` field as read, then what the workspace's
+    /// `reqrun.json` or `--compat` sets when it loads (`Workspace.loadCollections`); nil: the run's
+    /// (`RunConfiguration.requestRules`).
+    public var compat: RequestRules?
 
     public init(name: String, id: String? = nil, file: String, variables: [Variable] = [], auth: Auth? = nil, groups: [RequestGroup],
                 warnings: [String] = []) {

@@ -47,7 +47,7 @@ public enum CollectionDecoder {
     private static func decodeNative(_ root: JSONNode, file: String, fileName: String,
                                      baseDirectory: FileScope, concurrently: Bool) throws(InputError) -> RequestCollection {
         let reader = try FieldReader(file: file, node: root, path: "")
-        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "scripts", "groups"])
+        try reader.rejectUnknownKeys(["name", "id", "description", "variables", "auth", "scripts", "compat", "groups"])
         let name = try reader.requiredString("name")
         let id = try reader.optionalString("id")
         let variables = try decodeVariables(reader)
@@ -56,7 +56,17 @@ public enum CollectionDecoder {
                                          file: file, fileName: fileName, base: baseDirectory, inherited: scripts)
         var collection = RequestCollection(name: name, id: id, file: file, variables: variables, auth: try AuthDecoder.decode(reader), groups: groups)
         collection.scripts = scripts
+        collection.compat = try decodeCompat(reader)
         return collection
+    }
+
+    /// `compat`: `"newman"` or `"reqrun"` (`RequestRules.named`), nil when absent.
+    static func decodeCompat(_ reader: FieldReader) throws(InputError) -> RequestRules? {
+        guard let mode = try reader.optionalString("compat") else { return nil }
+        guard let rules = RequestRules.named(mode) else {
+            throw reader.error(reader.optional("compat")!, reader.childPath("compat"), RequestRules.unknownModeReason(mode))
+        }
+        return rules
     }
 
     /// Decodes the top-level groups in order; `concurrently`, the first half on this thread while another

@@ -12,6 +12,7 @@ public enum CollectionEncoder {
         if !collection.variables.isEmpty { members.append(("variables", variables(collection.variables))) }
         if let auth = collection.auth { members.append(("auth", encode(auth))) }
         if let scripts = NativeScripts.encode(collection.scripts) { members.append(("scripts", scripts)) }
+        if let mode = collection.compat?.mode { members.append(("compat", .string(mode))) }
         members.append(("groups", .array(collection.groups.map { encode($0, inherited: collection.scripts.count) })))
         var out = ""
         Value.object(members).write(to: &out, indent: "")
@@ -149,7 +150,7 @@ public enum CollectionEncoder {
                           + (sessionToken.map { [("sessionToken", $0)] } ?? []))
         case .ntlm(let username, let password, let domain):
             return object("ntlm", [("username", username), ("password", password)] + (domain.isEmpty ? [] : [("domain", domain)]))
-        case .oauth1, .hawk, .oauth2, .jwt, .asap:
+        case .oauth1, .hawk, .oauth2, .jwt, .asap, .edgegrid:
             return AuthEncoder.encode(auth)
         }
     }

@@ -12,11 +12,13 @@
 /// `extraData`, `app`, `delegation`, `includePayloadHash`), `ntlm` (`username`, `password`, `domain`),
 /// `jwt` (`algorithm`, `secret`, `isSecretBase64Encoded`, `privateKey`, `payload`, `header`, `addTokenTo`,
 /// `headerPrefix`, `queryParamKey`), `asap` (`alg` RS/PS/ES, `iss`, `aud`, `kid`, `privateKey`, `sub`,
-/// `claims`, `exp`); `oauth2` with `grant_type` `client_credentials` or
+/// `claims`, `exp`), `edgegrid` (`accessToken`, `clientToken`, `clientSecret`, `nonce`, `timestamp`,
+/// `baseURL`, `headersToSign`, `maxBodySize`: postman-runtime's `edgegrid` fields; without one of the three
+/// credentials postman-runtime signs nothing, so `.none`); `oauth2` with `grant_type` `client_credentials` or
 /// `password_credentials` and an `accessTokenUrl` → a token reqrun requests (`client_authentication`
 /// `header` or `body`), else with a stored `accessToken` → that token; either sent as Postman sends it
 /// (`headerPrefix`, default `Bearer`, or the `access_token` query parameter when `addTokenTo` is
-/// `queryParams`); `inherit` or no type → nil (inherits). Others (`edgegrid`, an interactive `oauth2`
+/// `queryParams`); `inherit` or no type → nil (inherits). Others (an interactive `oauth2`
 /// grant without a stored token, an unknown signature method) → `.none` and a warning: the request is sent
 /// without authentication.
 enum PostmanAuthDecoder {
@@ -67,6 +69,12 @@ enum PostmanAuthDecoder {
             guard let algorithm = JWTAuth.Algorithm(rawValue: parameters["alg"].flatMap { $0.isEmpty ? nil : $0 } ?? "RS256"), algorithm.scheme != nil else { break }
             return .asap(AsapAuth(algorithm: algorithm, issuer: value("iss"), audience: value("aud"), keyId: value("kid"), privateKey: value("privateKey"),
                                   subject: value("sub"), claims: value("claims"), expiry: parameters["exp"].flatMap { $0.isEmpty ? nil : $0 } ?? "1h"))
+        case "edgegrid" where value("accessToken").isEmpty || value("clientToken").isEmpty || value("clientSecret").isEmpty:
+            return Auth.none
+        case "edgegrid":
+            return .edgegrid(EdgeGridAuth(accessToken: value("accessToken"), clientToken: value("clientToken"), clientSecret: value("clientSecret"),
+                                          nonce: value("nonce"), timestamp: value("timestamp"), baseURL: value("baseURL"),
+                                          headersToSign: value("headersToSign"), maxBodySize: value("maxBodySize")))
         case "oauth2" where !value("accessTokenUrl").isEmpty && ["client_credentials", "password_credentials"].contains(value("grant_type")):
             return .oauth2(OAuth2Auth(grant: value("grant_type") == "password_credentials" ? .password : .clientCredentials,
                                       tokenURL: value("accessTokenUrl"), clientId: value("clientId"), clientSecret: value("clientSecret"),

@@ -44,6 +44,10 @@ public enum PostmanScriptAuth {
         case .asap(let a):
             return ("asap", [("alg", a.algorithm.rawValue), ("iss", a.issuer), ("aud", a.audience), ("kid", a.keyId),
                              ("privateKey", a.privateKey), ("sub", a.subject), ("claims", a.claims), ("exp", a.expiry)])
+        case .edgegrid(let a):
+            return ("edgegrid", [("accessToken", a.accessToken), ("clientToken", a.clientToken), ("clientSecret", a.clientSecret),
+                                 ("nonce", a.nonce), ("timestamp", a.timestamp), ("baseURL", a.baseURL),
+                                 ("headersToSign", a.headersToSign), ("maxBodySize", a.maxBodySize)])
         }
     }
 
@@ -51,7 +55,7 @@ public enum PostmanScriptAuth {
     /// `PostmanAuthDecoder` reads a collection's).
     /// - Parameter api: the script API it came from, in front of a refusal (`pm.request.auth`, `pm.sendRequest`).
     /// - Returns: the auth (nil for `inherit` or no type), or why it cannot be used: a malformed object, or a
-    ///   type reqrun does not compute (`edgegrid`, an interactive `oauth2` grant without a token).
+    ///   type reqrun does not compute (an interactive `oauth2` grant without a token).
     public static func decode(_ node: JSONNode, api: String) -> Result<Auth?, ScriptRequestRefusal> {
         var warnings = PostmanWarnings()
         let holder = JSONNode(value: .object([JSONNode.Member(key: "auth", keyLocation: node.location, value: node)]), location: node.location)

@@ -178,7 +178,7 @@ public final class RunScriptTransport: ScriptTransport, @unchecked Sendable {
             case .ntlm(let user, let password, let domain): return .ntlm(username: data(user), password: data(password), domain: data(domain))
             // Computed kinds are signed from their fields as given; a field holding `{{` is an undefined
             // variable here (script requests resolve nothing), and OAuth 2.0 sends its placeholder token.
-            case .oauth1, .hawk, .oauth2, .jwt, .asap: return auth
+            case .oauth1, .hawk, .oauth2, .jwt, .asap, .edgegrid: return auth
             }
         }
         return RequestPreparation.prepare(model, scope: VariableScope(layers: [literal]), auth: auth)

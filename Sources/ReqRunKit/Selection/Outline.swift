@@ -39,6 +39,8 @@ public struct RequestReference: Sendable {
     /// Groups from the top down to the one holding the request.
     public var groups: [RequestGroup]
     public var request: Request
+    /// The request rules of its collection (`RequestCollection.compat`); nil: the run's.
+    public var collectionRules: RequestRules? = nil
 
     /// Group names from the top, e.g. `["httpbin.org"]`.
     public var groupPath: [String] { groups.map(\.name) }
@@ -92,7 +94,7 @@ public struct Outline: Sendable {
                         result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
                                                        collectionVariables: collections[c].variables,
                                                        collectionAuth: collections[c].auth,
-                                                       groups: groupChain, request: request))
+                                                       groups: groupChain, request: request, collectionRules: collections[c].compat))
                     }
                     index += 1
                 }, group: { child in walk([child], chain: groupChain, c) })

@@ -62,7 +62,8 @@ extension Outline {
                 if showAll || matches(request.name) {
                     rows.append(OutlineRow(kind: .request(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
                                                                            collectionVariables: collections[c].variables,
-                                                                           collectionAuth: collections[c].auth, groups: groupChain, request: request)),
+                                                                           collectionAuth: collections[c].auth, groups: groupChain, request: request,
+                                                                           collectionRules: collections[c].compat)),
                                            depth: depth + 1, expanded: false, parent: own))
                     any = true
                 }

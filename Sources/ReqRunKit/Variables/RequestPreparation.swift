@@ -326,7 +326,7 @@ public enum RequestPreparation {
         switch auth {
         case .none:
             return
-        case .oauth1, .hawk, .ntlm, .oauth2, .jwt, .asap:
+        case .oauth1, .hawk, .ntlm, .oauth2, .jwt, .asap, .edgegrid:
             try ComputedAuth.apply(auth, to: &prepared, tokens: tokens, computedResolve(scope))
         case .basic(let username, let password):
             let user = try value(username, "username"), secret = try value(password, "password")

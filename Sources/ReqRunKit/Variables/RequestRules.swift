@@ -1,5 +1,7 @@
 /// The rules by which a request is prepared and redirected where reqrun and Newman differ: reqrun's
-/// (`.reqrun`, the default) or Newman's (`.newman`, `--compat newman`).
+/// (`.reqrun`, the default) or Newman's (`.newman`). A run's requests each follow their collection's rules:
+/// `--compat MODE` for every collection of the run, else the workspace's `reqrun.json` (`WorkspaceSettings`)
+/// for that collection file, else the native collection's own `compat` field, else reqrun's.
 ///
 /// Newman's rules, each from Newman 6 / postman-runtime 7 / postman-collection 4 behaviour:
 /// - an undefined `{{name}}` is sent as its literal text (postman-collection's `VariableScope.replaceIn`
@@ -54,6 +56,28 @@ public struct RequestRules: Sendable, Equatable {
         rules.followsOriginalMethod = false
         return rules
     }()
+
+    /// The words that name rules: `--compat MODE`, a native collection's `compat`, `reqrun.json`'s `compat`.
+    public static let modes = ["newman", "reqrun"]
+
+    /// The rules `mode` names (`newman` or `reqrun`), or nil for another word.
+    public static func named(_ mode: String) -> RequestRules? {
+        switch mode {
+        case "newman": return .newman
+        case "reqrun": return .reqrun
+        default: return nil
+        }
+    }
+
+    /// Why `found` (a word, or a JSON kind such as `a number`) names no rules, with the closest word.
+    static func unknownModeReason(_ found: String, isWord: Bool = true) -> String {
+        var reason = "expected one of \(modes.map { "\"\($0)\"" }.joined(separator: ", ")), found " + (isWord ? "\"\(found)\"" : found)
+        if isWord, let guess = Suggestion.closest(to: found, among: modes) { reason += " (did you mean '\(guess)'?)" }
+        return reason
+    }
+
+    /// The word of `modes` that names these rules, or nil for rules no word names.
+    public var mode: String? { self == .newman ? "newman" : self == .reqrun ? "reqrun" : nil }
 
     /// These rules with a request's `protocolProfileBehavior` laid over them (nil: not set on the request).
     public func applying(disableBodyPruning: Bool?, followOriginalHttpMethod: Bool?) -> RequestRules {

@@ -51,13 +51,16 @@ public struct Workspace: Sendable {
     /// Loads collections from `files` (default: `collectionFiles()`), then checks that group ids are unique
     /// across all of them. Body files must lie inside the workspace or a folder of `extraRoots`
     /// (`--file-root DIR`; see `FileRoots`). `workingDirectory` (`--working-dir DIR`, absolute): where relative
-    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`). `rules`: the run's
-    /// request rules (`--compat newman`), for the part that applies when loading (`FileScope.requestRules`).
+    /// body files resolve instead of each collection's folder (`FileScope.workingDirectory`). `rules`: the rules
+    /// `--compat MODE` sets for every collection of the run (nil: not given); else `reqrun.json` sets them per file
+    /// (`WorkspaceSettings.compat`), else a native collection's own `compat`. What is set is the collection's
+    /// `compat`, and the part that applies when loading (`FileScope.requestRules`) is applied.
     /// - Throws: `InputError` (unreadable file, one larger than `FileSizeBound.collection`, invalid JSON, bad
     ///   field, a body file outside the roots, one
-    ///   group id used twice — naming both places), or `WorkspaceError` when there is no `collections/` folder.
+    ///   group id used twice — naming both places, an invalid `reqrun.json`), or `WorkspaceError` when there is no
+    ///   `collections/` folder.
     public func loadCollections(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil,
-                                rules: RequestRules = .reqrun) throws -> [RequestCollection] {
+                                rules: RequestRules? = nil) throws -> [RequestCollection] {
         let loaded = try loadCollectionsKeepingFailures(files: files, allowing: extraRoots, workingDirectory: workingDirectory, rules: rules)
         if let first = loaded.failures.first { throw first }
         return loaded.collections
@@ -65,20 +68,29 @@ public struct Workspace: Sendable {
 
     /// Loads each collection of `files` (default: `collectionFiles()`) on its own: a file that does not load
     /// is one of `failures` and the others still load (so `list` can show them and `run GROUP` run one of
-    /// them). Group ids are checked to be unique across the collections that loaded.
-    /// - Throws: `InputError` for a group id used twice, `WorkspaceError` when there is no `collections/` folder.
+    /// them). Group ids are checked to be unique across the collections that loaded. A `reqrun.json` entry for a
+    /// file that does not exist is a warning (`LoadedCollections.warnings`).
+    /// - Throws: `InputError` for a group id used twice or an invalid `reqrun.json`, `WorkspaceError` when there
+    ///   is no `collections/` folder.
     public func loadCollectionsKeepingFailures(files: [URL]? = nil, allowing extraRoots: [String] = [], workingDirectory: String? = nil,
-                                               rules: RequestRules = .reqrun) throws -> LoadedCollections {
+                                               rules: RequestRules? = nil) throws -> LoadedCollections {
         let roots = fileRoots(allowing: extraRoots)
+        let settings = try self.settings()
         var urls: [URL] = []
         // The same file named twice is loaded once (it would otherwise clash with its own group ids).
         for url in try files ?? collectionFiles() where !urls.contains(where: { $0.standardizedFileURL.path == url.standardizedFileURL.path }) {
             urls.append(url)
         }
         var loaded = LoadedCollections()
+        for name in settings.compat.keys.sorted() where !FileManager.default.fileExists(atPath: name.hasPrefix("/") ? name : root.appendingPathComponent(name).path) {
+            loaded.warnings.append("\(WorkspaceSettings.fileName): compat: '\(name)' is not a collection file of the workspace (no such file)")
+        }
         for url in urls {
             do {
-                loaded.collections.append(try loadCollection(url, roots: roots, workingDirectory: workingDirectory, rules: rules))
+                let chosen = rules ?? settings.compat[displayPath(url)]
+                var collection = try loadCollection(url, roots: roots, workingDirectory: workingDirectory, rules: chosen ?? .reqrun)
+                if let chosen { collection.compat = chosen }
+                loaded.collections.append(collection)
             } catch {
                 loaded.failures.append(error)
             }
@@ -120,6 +132,8 @@ public struct LoadedCollections: Sendable {
     public var collections: [RequestCollection] = []
     /// One error per file that did not load, in file order.
     public var failures: [InputError] = []
+    /// What loading noticed in the workspace's settings (a `reqrun.json` entry for no file), for stderr.
+    public var warnings: [String] = []
 
     public init() {}
 }
