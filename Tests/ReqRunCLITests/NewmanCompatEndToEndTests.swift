@@ -69,8 +69,8 @@ import TestSupport
         #expect(results["undefined again"]?.response?.body.data == "/echo-uri/again/%7B%7Bnope%7D%7D")
         #expect(results["undefined"]?.request?.headers.contains(HeaderField(name: "X-Token", value: "{{token}}")) == true)
         // One warning per name and run, on the first request that sends it.
-        #expect(output.stdout.components(separatedBy: "warn: {{nope}} is not defined: sent as its literal text (--compat newman)").count == 2)
-        #expect(output.stdout.contains("warn: {{token}} is not defined: sent as its literal text (--compat newman)"))
+        #expect(output.stdout.components(separatedBy: "warn: {{nope}} is not defined: sent as its literal text (Newman's rules)").count == 2)
+        #expect(output.stdout.contains("warn: {{token}} is not defined: sent as its literal text (Newman's rules)"))
         #expect(results["empty query entry"]?.response?.body.data == "/echo-uri?a=1&&b=2")
         #expect(results["string query"]?.response?.body.data == "/echo-uri?a=1&&b=2")
         #expect(results["caret and pipe"]?.response?.body.data == "/echo-uri/a^b|c?q=x%5Ey%7Cz")
@@ -86,8 +86,8 @@ import TestSupport
         let dry = try ReqRunBinary.run(["run", "--all", "--dry-run", "--json", "--compat", "newman"], in: dir.url)
         #expect(dry.status == 0, "\(dry.stderr)")
         let entries = try JSONDecoder().decode([DryRunEntry].self, from: Data(dry.stdout.utf8))
-        #expect(entries[0].console == ["warn: {{nope}} is not defined: sent as its literal text (--compat newman)",
-                                       "warn: {{token}} is not defined: sent as its literal text (--compat newman)"])
+        #expect(entries[0].console == ["warn: {{nope}} is not defined: sent as its literal text (Newman's rules)",
+                                       "warn: {{token}} is not defined: sent as its literal text (Newman's rules)"])
         #expect(entries[6].body == nil)
         let send = try ReqRunBinary.run(["send", "caret and pipe", "--compat", "newman", "--body"], in: dir.url)
         #expect(send.stdout == "/echo-uri/a^b|c?q=x%5Ey%7Cz")

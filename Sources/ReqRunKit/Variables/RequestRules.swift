@@ -89,7 +89,7 @@ public struct RequestRules: Sendable, Equatable {
 
     /// The console line that says `name` was sent as its literal text (once per name and run).
     public static func literalWarning(_ name: String) -> String {
-        "warn: {{\(name)}} is not defined: sent as its literal text (--compat newman)"
+        "warn: {{\(name)}} is not defined: sent as its literal text (Newman's rules)"
     }
 
     /// Whether a body on `method` is left out: always on HEAD, on `bodylessMethods` when `prunesBodies`.
