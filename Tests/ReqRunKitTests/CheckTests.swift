@@ -224,9 +224,26 @@ import Testing
         ("application/xml", #"<?xml version="1.0"?><r encoding="x"/>"#, nil),
         (nil, #"<!DOCTYPE html><meta charset="koi8-r">"#, "koi8-r"),
         ("application/json", #"<meta charset="latin1">"#, nil),
+        // The byte-level fast path (`declaresNothing`) leaves these to the general one.
+        ("TEXT/HTML", "<meta charset=iso-8859-2>", "iso-8859-2"),
+        ("application/XHTML+XML", #"<?xml version="1.0" encoding="ISO-8859-1"?><html/>"#, nil),
+        ("Text/Xml", #"<?xml version="1.0" encoding="ISO-8859-1"?><r/>"#, "ISO-8859-1"),
+        ("", #"<!DOCTYPE html><meta charset="koi8-r">"#, "koi8-r"),
+        ("application/octet-stream", #"<!DOCTYPE html><meta charset="koi8-r">"#, nil),
+        ("text/plain;charset=latin1", "x", "latin1"),
     ] as [(String?, String, String?)])
     func declaredCharsets(_ contentType: String?, _ body: String, _ charset: String?) {
         #expect(CharsetDecoder.declared(contentType: contentType, body: Array(body.utf8)) == charset, "\(body)")
+    }
+
+    @Test func contentTypesThatDeclareNoCharsetAreToldByTheirBytes() {
+        for type in ["application/json", "application/octet-stream", "image/png", "text/plain", "a", "application/htm", "text/xm"] {
+            #expect(CharsetDecoder.declaresNothing(type), "\(type)")
+        }
+        for type in ["", "text/html", "TEXT/HTML", "application/xml", "application/atom+XML", "text/plain; charset=latin1",
+                     "text/plain;", "application/vnd.xmlish", "téxt/plain", "xhtml"] {
+            #expect(!CharsetDecoder.declaresNothing(type), "\(type)")
+        }
     }
 
     @Test func theRecordKeepsTheDecodedTextMasked() {

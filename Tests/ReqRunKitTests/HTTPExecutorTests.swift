@@ -41,6 +41,20 @@ import TestSupport
         #expect(t.appconnect == 0)
     }
 
+    /// One executor, one connection: each transfer records its own sent and received fields, also where
+    /// the bytes differ from the transfer before only in a value (`HeaderFieldCache`).
+    @Test func eachTransferRecordsItsOwnHeaderFields() throws {
+        let executor = HTTPExecutor(options: ExecutorOptions())
+        defer { executor.close() }
+        let base = try TestServers.httpbin()
+        for value in ["a", "b", "b", "a", "ccc"] {
+            let result = executor.send(PreparedRequest(method: "GET", url: base + "/response-headers?X-Echo=" + value,
+                                                       headers: [HeaderField(name: "X-Sent", value: value)], body: nil))
+            #expect(result.sentHeaders.filter { $0.name == "X-Sent" } == [HeaderField(name: "X-Sent", value: value)])
+            #expect(result.response?.headers.filter { $0.name == "X-Echo" } == [HeaderField(name: "X-Echo", value: value)])
+        }
+    }
+
     @Test func postSendsTheBodyAsGiven() throws {
         let body = #"{"big":12345678901234567890,"s":"é"}"#
         let result = try send("/post", method: "POST", headers: [HeaderField(name: "Content-Type", value: "application/json")], body: body)

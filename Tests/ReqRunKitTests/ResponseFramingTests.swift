@@ -38,4 +38,33 @@ import Testing
         #expect(text(Array("abcdefghijklmn".utf8) + [0xE9]) == (#"abcdefghijklmn\xE9"#, "YWJjZGVmZ2hpamtsbW7p"))
         #expect(HeaderLine.isASCII(UnsafeRawBufferPointer(start: nil, count: 0)))
     }
+
+    /// `HeaderFieldCache` gives what `HeaderLine.field` gives for the same bytes, whatever came before.
+    @Test func headerFieldCacheGivesWhatAParseGives() {
+        func parsed(_ line: [UInt8]) -> HeaderField? { line.withUnsafeBytes { HeaderLine.field($0) } }
+        let cache = HeaderFieldCache()
+        let blocks: [[[UInt8]]] = [
+            ["Server: nginx\r\n", "Content-Type: application/json\r\n", "Date: Tue, 01 Dec 2026 14:00:00 GMT\r\n"].map { Array($0.utf8) },
+            ["Server: nginx\r\n", "Content-Type: application/json\r\n", "Date: Tue, 01 Dec 2026 14:00:01 GMT\r\n"].map { Array($0.utf8) },
+            // Another field at a place seen before, a value that is not UTF-8, a line without a colon, an empty one.
+            [Array("Content-Type: text/html\r\n".utf8), Array("X-Name: caf".utf8) + [0xE9, 0x0D, 0x0A], Array("no colon\r\n".utf8), []],
+            ["Server: nginx\r\n", "Content-Type: application/json\r\n"].map { Array($0.utf8) },
+            (0..<40).map { Array("X-\($0 % 3): \($0)\r\n".utf8) },
+        ]
+        for block in blocks + blocks {
+            for (place, line) in block.enumerated() {
+                let field = line.withUnsafeBytes { cache.responseField($0, at: place) }
+                #expect(field == parsed(line), "\(String(decoding: line, as: UTF8.self))")
+            }
+        }
+        func sent(_ text: String) -> [HeaderField] { Array(text.utf8).withUnsafeBytes { cache.sentFields($0) } }
+        let fields = [HeaderField(name: "Host", value: "127.0.0.1:8080"), HeaderField(name: "Accept", value: "*/*")]
+        #expect(sent("GET /a HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n\r\n") == fields)
+        #expect(sent("GET /b?i=2 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n\r\n") == fields)
+        #expect(sent("GET /b?i=2 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: text/plain\r\n\r\n")
+                == [fields[0], HeaderField(name: "Accept", value: "text/plain")])
+        #expect(sent("GET /a HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n\r\n") == fields)
+        #expect(sent("GET / HTTP/1.1") == [])
+        #expect(sent("") == [])
+    }
 }

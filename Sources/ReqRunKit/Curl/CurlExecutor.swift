@@ -21,6 +21,8 @@ public final class HTTPExecutor {
     private var finishedEarly: [(tag: Int, result: TransferResult)] = []
     /// Easy handles of finished transfers, reset and reused: creating one per request showed in profiles.
     private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// Header fields of earlier transfers, reused for identical header bytes.
+    private let headerCache = HeaderFieldCache()
 
     /// The share handle holding the cookie store (`CurlCookieStore`); nil once closed.
     var cookieShare: UnsafeMutableRawPointer? { share }
@@ -130,7 +132,7 @@ public final class HTTPExecutor {
         let easy = idleHandles.popLast() ?? curl_easy_init()!
         let transfer = CurlTransfer(easy: easy, request: request, options: options,
                                     keepLimit: inspectBody ? max(options.inspectLimit, options.bodyLimit) : options.bodyLimit,
-                                    share: share, loadCookieJar: !loadedCookieJar)
+                                    share: share, loadCookieJar: !loadedCookieJar, headerCache: headerCache)
         loadedCookieJar = loadedCookieJar || request.disableCookies != true
         if let failure = transfer.configure() {
             finishedEarly.append((tag, transfer.result(code: failure)))

@@ -31,6 +31,8 @@ final class CurlTransfer {
 
     private let share: UnsafeMutableRawPointer?
     private let loadCookieJar: Bool
+    /// The executor's fields parsed from earlier transfers' identical header bytes.
+    private let headerCache: HeaderFieldCache
     /// Bytes of content as they came off the wire (before content decoding), counted in the debug callback.
     private var wireBytes = 0
 
@@ -51,8 +53,9 @@ final class CurlTransfer {
 
     /// - Parameter easy: a fresh or reset easy handle; the caller owns it (the executor keeps a pool).
     init(easy: UnsafeMutableRawPointer, request: PreparedRequest, options: ExecutorOptions, keepLimit: Int,
-         share: UnsafeMutableRawPointer?, loadCookieJar: Bool) {
+         share: UnsafeMutableRawPointer?, loadCookieJar: Bool, headerCache: HeaderFieldCache) {
         self.request = request
+        self.headerCache = headerCache
         self.options = options
         self.keepLimit = keepLimit
         self.share = share
@@ -333,7 +336,7 @@ final class CurlTransfer {
             }
             field.value += " " + text
             responseHeaders[responseHeaders.count - 1] = field
-        } else if let field = HeaderLine.field(bytes) {
+        } else if let field = headerCache.responseField(bytes, at: responseHeaders.count) {
             if field.hasName("content-length") { contentLengths.append(field.value) }
             if field.hasName("transfer-encoding") { hasTransferEncoding = true }
             responseHeaders.append(field)
@@ -360,7 +363,7 @@ final class CurlTransfer {
     }
 
     fileprivate func sawOutgoingHeaders(_ bytes: UnsafeRawBufferPointer) {
-        sentHeaders = HeaderLine.lines(bytes).dropFirst().compactMap(HeaderLine.field)  // after the request line
+        sentHeaders = headerCache.sentFields(bytes)  // after the request line
     }
 
     // MARK: - Result
@@ -382,7 +385,7 @@ final class CurlTransfer {
             body: RecordedBody(prefix: Array(bodyPrefix.prefix(options.bodyLimit)), truncated: bodySize > options.bodyLimit),
             remoteAddress: address.map { String(cString: $0) }, remotePort: port == 0 ? nil : port)
         response.body.text = CharsetDecoder.recordedText(Array(bodyPrefix.prefix(options.bodyLimit)), truncated: response.body.truncated,
-                                                         contentType: responseHeaders.values(named: "Content-Type").last, body: bodyPrefix)
+                                                         contentType: responseHeaders.last(named: "Content-Type"), body: bodyPrefix)
         var result = TransferResult(sentHeaders: sentHeaders, uploadedBytes: offInfo(CURLINFO_SIZE_UPLOAD_T), response: response,
                                     body: bodyPrefix, error: nil, timings: timings)
         if options.certificateInfo { result.certificate = CertificateCache.remember(leafCertificate(), origin: Self.origin(request.url)) }

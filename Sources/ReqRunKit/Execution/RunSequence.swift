@@ -15,11 +15,12 @@ struct RunSequence: RandomAccessCollection {
     var startIndex: Int { 0 }
     var endIndex: Int { selection.count * repeats + added.count }
 
+    /// A getter, not a `_read` coroutine: the coroutine's frame was allocated with `malloc` at each access
+    /// (nine a request, 1,100 instructions each, callgrind), while an inlined getter lets the caller read
+    /// the field it needs in place.
     subscript(position: Int) -> RequestReference {
-        _read {
-            let repeated = selection.count * repeats
-            if position < repeated { yield selection[position % selection.count] } else { yield added[position - repeated] }
-        }
+        let repeated = selection.count * repeats
+        return position < repeated ? selection[position % selection.count] : added[position - repeated]
     }
 
     mutating func append(_ reference: RequestReference) { added.append(reference) }

@@ -73,11 +73,16 @@ public enum Digest {
 
     /// Lower-case hexadecimal text of `bytes`.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0F)]) }
-        return String(decoding: out, as: UTF8.self)
+        // Written into the string's own storage: two arrays and a validating copy had cost 2,200 instructions
+        // for a SHA-256 (callgrind; every response's `bodySHA256`).
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = digits.utf8Start[Int(b >> 4)]
+                out[2 * i + 1] = digits.utf8Start[Int(b & 0x0F)]
+            }
+            return bytes.count * 2
+        }
     }
 }
 

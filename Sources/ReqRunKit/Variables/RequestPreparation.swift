@@ -25,7 +25,9 @@ public struct PreparedRequest: Sendable, Equatable {
     public var tlsCipherSelection: [String]?
     /// Header field names that carry credentials (`Authorization`, an API-key field): not sent when a
     /// redirect leads to another origin.
-    public var credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    public var credentialHeaderNames: Set<String> = PreparedRequest.defaultCredentialHeaderNames
+    /// Made once: a set literal here was built for every request (1,600 instructions, callgrind).
+    private static let defaultCredentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
     /// Names of undefined `{{name}}` references sent as their literal text (`RequestRules.sendsUndefinedVariablesAsText`),
     /// in the order found; empty under reqrun's rules, where they fail the request.
     public var literalReferences: [String] = []
