@@ -78,6 +78,8 @@ final class JavaScriptEngine {
 
     /// How many distinct script texts have been compiled in this context.
     var compiledCount: Int { compiled.count }
+    /// How many calls into JavaScript (`call`) this context has made.
+    private(set) var callCount = 0
 
     /// Runs `source` as a global script (chai, the prelude).
     func evaluate(_ source: String, name: String) throws(Failure) {
@@ -136,6 +138,7 @@ final class JavaScriptEngine {
             return api.JSValueMakeString(context, s)
         }
         var exception: JSValueRef?
+        callCount += 1
         watchdog.arm()
         let result = values.withUnsafeBufferPointer { buffer in
             api.JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)

@@ -6,10 +6,13 @@ import ReqRunKit
 /// One context for the run of one collection (`JavaScriptEngine`; `CollectionSandboxes` makes one per collection), with Debian's chai (`libjs-chai`, read from
 /// `chaiPath` at start), the CommonJS loader behind `require` (`SandboxLoader`, reading files through the
 /// native `__reqrunLoad`: `SandboxModules`), the legacy sandbox's methods (`SandboxLegacy`) and the prelude
-/// (`SandboxPrelude`). For each request and event: `__reqrun.begin`
-/// with the request, the response and the variable scopes as JSON; each script in Newman's order
-/// (collection, folders, request), stopping at the first that fails; `__reqrun.end`, whose JSON gives the
-/// assertions, console lines, scopes and request changes back.
+/// (`SandboxPrelude`). For each request and event: `__reqrun.start` (`begin` with the request, the response
+/// and the variable scopes as JSON, and `enter` of the first script); each script in Newman's order
+/// (collection, folders, request), stopping at the first that fails, each followed by `__reqrun.after`
+/// (what it queued with `pm.sendRequest`, else its `leave` and the next script's `enter`, or after the last
+/// `end`, whose JSON gives the assertions, console lines, scopes and request changes back). Three calls
+/// into JavaScriptCore for a request with one script rather than seven: each call starts and stops
+/// JavaScriptCore's watchdog timer (a wake-up of its timer thread) besides the call itself.
 public final class PostmanSandbox: RequestScripting {
     /// Where Debian's `libjs-chai` installs chai (`dpkg -L libjs-chai`).
     public static let chaiPath = "/usr/share/javascript/chai/chai.js"
@@ -19,9 +22,9 @@ public final class PostmanSandbox: RequestScripting {
     public static let defaultMemoryLimit = 256 << 20
 
     let engine: JavaScriptEngine
-    private let begin, enter, leave, end: JavaScriptEngineFunction
-    /// `pm.sendRequest`'s queue and answers (`SandboxSendRequest`).
-    let takeRequests, answer, settleScript: JavaScriptEngineFunction
+    private let start, end: JavaScriptEngineFunction
+    /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
+    let after, answer: JavaScriptEngineFunction
     /// `pm.cookies` of a test script (`SandboxCookies`).
     private let setCookies: JavaScriptEngineFunction
 
@@ -54,20 +57,21 @@ public final class PostmanSandbox: RequestScripting {
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
-        guard let begin = engine.globalFunction("__reqrun", "begin"), let enter = engine.globalFunction("__reqrun", "enter"),
-              let leave = engine.globalFunction("__reqrun", "leave"), let end = engine.globalFunction("__reqrun", "end") else {
+        guard let start = engine.globalFunction("__reqrun", "start"), let end = engine.globalFunction("__reqrun", "end") else {
             throw .unavailable("the script sandbox did not start: __reqrun is missing")
         }
-        (self.begin, self.enter, self.leave, self.end) = (.init(begin), .init(enter), .init(leave), .init(end))
-        guard let take = engine.globalFunction("__reqrun", "takeRequests"), let answer = engine.globalFunction("__reqrun", "answer"),
-              let settle = engine.globalFunction("__reqrun", "settle"), let setCookies = engine.globalFunction("__reqrun", "setCookies") else {
+        (self.start, self.end) = (.init(start), .init(end))
+        guard let after = engine.globalFunction("__reqrun", "after"), let answer = engine.globalFunction("__reqrun", "answer"),
+              let setCookies = engine.globalFunction("__reqrun", "setCookies") else {
             throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
         }
-        (takeRequests, self.answer, settleScript, self.setCookies) = (.init(take), .init(answer), .init(settle), .init(setCookies))
+        (self.after, self.answer, self.setCookies) = (.init(after), .init(answer), .init(setCookies))
     }
 
     /// How many distinct script texts the run's context has compiled so far (each once).
     public var compiledScriptCount: Int { engine.compiledCount }
+    /// How many calls into JavaScript the run's context has made (scripts and the sandbox's own steps).
+    public var javaScriptCallCount: Int { engine.callCount }
 
     public func preRequest(_ scripts: [Script], request: inout Request, context: ScriptContext,
                            variables: inout ScriptVariables) -> ScriptOutcome {
@@ -118,18 +122,21 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
-        // pm.request.auth: the auth that applies, as a second argument (`SandboxRequestAuth`).
-        guard case .success = begin.call(engine, request.auth.map { [input.finish(), SandboxRequestAuth.json($0)] } ?? [input.finish()]) else {
+        // pm.request.auth: the auth that applies, as a third argument (`SandboxRequestAuth`).
+        let arguments = [input.finish(), scripts.first?.place ?? ""] + (request.auth.map { [SandboxRequestAuth.json($0)] } ?? [])
+        guard case .success(let started) = start.call(engine, arguments) else {
             outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
             return outcome
         }
         // Read from the store only for scripts that name cookies (it costs an easy handle and a list of the jar).
-        if let response, let transport = context.transport, scripts.contains(where: { $0.source.contains("cookies") }) {
+        if let response, let transport = context.transport, scripts.contains(where: { $0.source.containsUTF8("cookies") }) {
             _ = setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
         }
-        for script in scripts {
-            // `pm.execution.skipRequest()` in an earlier script: the request's later scripts do not run.
-            if case .success("skip") = engine.call(enter.function, arguments: [script.place]) { break }
+        // `end`'s JSON when the last script's `after` gave it.
+        var ended: String?
+        // "skip": `pm.execution.skipRequest()` in an earlier script; the request's later scripts do not run.
+        var step = started
+        for (index, script) in scripts.enumerated() where step != "skip" {
             var result: Result<String, JavaScriptEngine.Failure>
             let deadline = engine.timeLimit > 0 ? ContinuousClock.now + .milliseconds(Int(engine.timeLimit * 1000)) : nil
             do {
@@ -137,16 +144,20 @@ public final class PostmanSandbox: RequestScripting {
             } catch {
                 result = .failure(error)
             }
-            if case .success = result, let failure = settle(script, transport: context.transport, deadline: deadline) {
-                result = .failure(failure)
+            if case .success = result {
+                result = settle(script, next: index + 1 < scripts.count ? scripts[index + 1].place : nil, transport: context.transport,
+                                deadline: deadline)
             }
-            if case .failure(let failure) = result {
+            switch result {
+            case .failure(let failure):
                 outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
-                break
+            case .success(let text):
+                if text.utf8.first == UInt8(ascii: "{") { ended = text } else { step = text }
             }
-            engine.call(leave.function, arguments: [])
+            if outcome.error != nil { break }
         }
-        guard case .success(let text) = end.call(engine, []), let output = SandboxOutput(text) else {
+        let finished = ended.map { Result<String, JavaScriptEngine.Failure>.success($0) } ?? end.call(engine, [])
+        guard case .success(let text) = finished, let output = SandboxOutput(text) else {
             outcome.error = outcome.error ?? "the script sandbox failed to finish the \(event.rawValue) scripts"
             return outcome
         }

@@ -5,7 +5,7 @@ import ReqRunKit
 /// postman-sandbox gives them; the requests go through the run's executor (`ScriptTransport`).
 ///
 /// The JavaScript side (`source`, evaluated once after the prelude) queues each call with its callback;
-/// after each script returns, `settle` takes the queue, sends the requests one after the other, and answers
+/// after each script returns, `settle` takes the queue (`__reqrun.after`), sends the requests one after the other, and answers
 /// each (the callback runs, or the promise settles, and the JavaScript jobs that follow run), until nothing
 /// waits: a script's event ends when its pending requests are answered, as in postman-runtime. Waiting counts
 /// toward the script's time limit (`--script-timeout`): each transfer is bounded by what is left of it.
@@ -119,12 +119,25 @@ enum SandboxSendRequest {
     queue = []; callbacks = {}; rejection = null;
     global.pm.sendRequest = sendRequest;
   };
-  // Swift: the queued requests as JSON ('' when none), taken out of the queue.
-  reqrun.takeRequests = function () {
-    if (!queue.length) return '';
-    var taken = queue;
-    queue = [];
-    return JSON.stringify(taken);
+  // Swift, after each script: the queued requests as JSON (an array; '!' when they cannot be written), taken
+  // out of the queue; when none waits, a top-level `await` script's rejection is thrown, else the script's
+  // `leave` and then the `enter` of the script at `next` ('' or 'skip'), or `end`'s JSON when none is next.
+  reqrun.after = function (next) {
+    if (queue.length) {
+      var taken = queue;
+      queue = [];
+      try { return JSON.stringify(taken); } catch (e) { return '!'; }
+    }
+    if (rejection) { var e = rejection.error; rejection = null; throw e; }
+    // A legacy `tests` object that throws as it is read costs its own assertions, not the script (as before).
+    try { reqrun.leave(); } catch (e) {}
+    return next === undefined ? reqrun.end() : reqrun.enter(next);
+  };
+  // Swift, before a request's scripts: `begin` (with what the later sources added to it), then the first
+  // script's `enter`; `authJSON` is the request's auth for `pm.request.auth` (`SandboxRequestAuth`), if any.
+  reqrun.start = function (json, place, authJSON) {
+    reqrun.begin(json, authJSON);
+    return reqrun.enter(place);
   };
   // Swift: the answer to request `id`, `{"error", "curlCode"}` or the response as `__reqrun.begin` gets it.
   reqrun.answer = function (id, json) {
@@ -141,29 +154,35 @@ enum SandboxSendRequest {
   };
   // A script that awaits at its top level runs as an async function; its rejection is the script's error.
   reqrun.rejected = function (e) { if (!rejection) rejection = { error: e }; };
-  reqrun.settle = function () {
-    if (rejection) { var e = rejection.error; rejection = null; throw e; }
-  };
 })(this);
 """#
 }
 
 extension PostmanSandbox {
     /// Sends what the script that just ran queued with `pm.sendRequest`, answers each, and again until nothing
-    /// waits; then a top-level `await` script's rejection, if any, is its failure.
-    /// - Parameter deadline: when the script's time limit ends (nil: none).
-    func settle(_ script: Script, transport: (any ScriptTransport)?, deadline: ContinuousClock.Instant?) -> JavaScriptEngine.Failure? {
+    /// waits; then, in the same call of `__reqrun.after`, a top-level `await` script's rejection, if any, is its
+    /// failure, else the script's `leave` and the next step run.
+    /// - Parameters:
+    ///   - next: the place of the request's next script (its `enter`); nil after the last (then `end`).
+    ///   - deadline: when the script's time limit ends (nil: none).
+    /// - Returns: what `after` gave once nothing waits: `enter`'s "" or "skip", or `end`'s JSON.
+    func settle(_ script: Script, next: String?, transport: (any ScriptTransport)?,
+                deadline: ContinuousClock.Instant?) -> Result<String, JavaScriptEngine.Failure> {
         while true {
-            guard case .success(let text) = takeRequests.call(engine, []) else {
-                return JavaScriptEngine.Failure(message: "pm.sendRequest: the sandbox lost its queue", timedOut: false)
+            let text: String
+            switch after.call(engine, next.map { [$0] } ?? []) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let taken): text = taken
             }
-            if text.isEmpty { break }
-            guard let root = try? JSONParser.parse(Array(text.utf8)), case .array(let items) = root.value else { break }
+            if text == "!" { return .failure(JavaScriptEngine.Failure(message: "pm.sendRequest: the sandbox lost its queue", timedOut: false)) }
+            guard text.utf8.first == UInt8(ascii: "[") else { return .success(text) }
+            // A queue that does not read back is dropped (the next call finds it empty).
+            guard let root = try? JSONParser.parse(Array(text.utf8)), case .array(let items) = root.value else { continue }
             for item in items {
                 guard case .object(let members) = item.value, let id = members.first(where: { $0.key == "id" })?.value.compactText else { continue }
                 if let operation = members.first(where: { $0.key == "jar" })?.value {
                     if case .failure(let failure) = self.answer.call(engine, [id, SandboxCookies.answer(operation, transport: transport)]) {
-                        return failure
+                        return .failure(failure)
                     }
                     continue
                 }
@@ -171,7 +190,7 @@ extension PostmanSandbox {
                 var remaining: Int?
                 if let deadline {
                     let left = deadline - ContinuousClock.now
-                    if left <= .zero { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                    if left <= .zero { return .failure(JavaScriptEngine.Failure(message: "", timedOut: true)) }
                     // Rounded up, and 1 ms more: libcurl's timeout then ends at or after the deadline, so a transfer it
                     // cuts is the time limit below, never a timeout error the callback sees (a loaded machine showed that).
                     remaining = Int((left / .milliseconds(1)).rounded(.up)) + 1
@@ -192,14 +211,12 @@ extension PostmanSandbox {
                     if let deadline {
                         var cut = ContinuousClock.now >= deadline
                         if case .failure(_, 28?) = response, deadline - ContinuousClock.now < .milliseconds(50) { cut = true }
-                        if cut { return JavaScriptEngine.Failure(message: "", timedOut: true) }
+                        if cut { return .failure(JavaScriptEngine.Failure(message: "", timedOut: true)) }
                     }
                 }
-                if case .failure(let failure) = self.answer.call(engine, [id, answer]) { return failure }
+                if case .failure(let failure) = self.answer.call(engine, [id, answer]) { return .failure(failure) }
             }
         }
-        if case .failure(let failure) = settleScript.call(engine, []) { return failure }
-        return nil
     }
 
     static func errorAnswer(_ message: String, curlCode: Int?) -> String {

@@ -28,6 +28,26 @@ import ReqRunKit
         #expect(sandbox.compiledScriptCount == before + 2)
     }
 
+    /// A request's event costs three calls into JavaScript with one script (start, the script, after) and two
+    /// more per further script; each call starts and stops JavaScriptCore's watchdog timer. It was seven.
+    @Test func oneScriptIsThreeCallsIntoJavaScript() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, ["pm.test('created', () => pm.response.to.have.status(201));"], variables: &variables)
+        var before = sandbox.javaScriptCallCount
+        let outcome = test(sandbox, ["pm.test('created', () => pm.response.to.have.status(201));"], variables: &variables)
+        #expect(outcome.assertions.map(\.passed) == [true])
+        #expect(sandbox.javaScriptCallCount - before == 3)
+        let scripts = ["tests['first'] = true;", "pm.test('second', () => {});"].enumerated().map { index, source in
+            Script(event: .test, source: source, file: "c.json", fieldPath: "item[0].event[\(index)]")
+        }
+        before = sandbox.javaScriptCallCount
+        let two = sandbox.test(scripts, request: Request(url: "http://x.invalid/"), response: Self.response, context: Self.context,
+                               variables: &variables)
+        #expect(two.assertions.map { "\($0.name) \($0.place)" } == ["first c.json: item[0].event[0] (test)", "second c.json: item[0].event[1] (test)"])
+        #expect(sandbox.javaScriptCallCount - before == 5)
+    }
+
     /// An `Error` logged is its name and message, as Node's console prints its first line (JSON.stringify gave `{}`).
     @Test func consoleLogsAnErrorByItsNameAndMessage() throws {
         let sandbox = try PostmanSandbox()

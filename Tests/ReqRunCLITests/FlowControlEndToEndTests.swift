@@ -65,6 +65,22 @@ import TestSupport
         #expect(record.results.last?.error?.message == "not run: --max-requests 5 reached: 5 requests were sent (a setNextRequest loop?)")
     }
 
+    /// With setNextRequest the run's requests are added as it goes; the executor made for the first of them
+    /// still asks libcurl for the server's certificate (CURLOPT_CERTINFO) when a later one checks it.
+    @Test func aLaterRequestOfTheFlowGetsTheCertificate() throws {
+        let https = try TestServers.nginxHTTPS()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"name": "first", "url": "\(https)/zstd", "scripts": {"test": "postman.setNextRequest('second');"}},
+              {"name": "second", "url": "\(https)/zstd", "expect": ["certificate 'Subject' contains 'CN = localhost'"]}
+            ]}]}
+            """)
+        let output = try ReqRunBinary.run(["run", "--all", "--cacert", try TestServers.testCA()], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(try RecordFiles.newest(in: dir.url).results.map { "\($0.name) \($0.passed)" } == ["first true", "second true"])
+    }
+
     @Test func maxRequestsBoundsARunWithoutScriptsToo() throws {
         let base = try TestServers.httpbin()
         let dir = try TemporaryDirectory()

@@ -189,6 +189,10 @@ private struct Scheduler {
     let hasCaptures: Bool
     /// Whether any request may be sent again until it passes (its result is only known after `finish`).
     let hasPolls: Bool
+    /// Whether any request checks the server's certificate (`ExecutorOptions.certificateInfo`), found once over
+    /// the selection (with setNextRequest, every request the run may add). Looked for at each script's
+    /// `scriptTransport` instead, it went through the whole run (a copy of each request) per scripted request.
+    let readsCertificate: Bool
     let runStart: Date
     let pipeline: ResultPipeline
     /// Finished results, not yet masked, with the secret values to mask in them, until `report` moves them
@@ -240,6 +244,7 @@ private struct Scheduler {
         self.dependencies = Runner.dependencies(references, configuration)
         self.hasCaptures = flow != nil || references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
+        self.readsCertificate = (flow?.selection ?? references.selection).contains(where: \.request.readsCertificate)
         self.notStarted = PendingPositions(Array(references.indices))
         let perIteration = max(1, references.count / configuration.runData.count)
         self.iterations = flow != nil ? references.map { _ in 0 } : references.indices.map { $0 / perIteration }
@@ -433,7 +438,7 @@ private struct Scheduler {
     private var executorOptions: ExecutorOptions {
         var options = configuration.options
         options.multiplexWait = configuration.parallel > 1
-        options.certificateInfo = references.contains(where: \.request.readsCertificate)
+        options.certificateInfo = readsCertificate
         return options
     }
 
