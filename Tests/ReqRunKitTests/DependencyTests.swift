@@ -75,4 +75,36 @@ import Testing
         #expect(Runner.dependencies(references(Array(repeating: scripted, count: 1000)), RunConfiguration(selection: RunSelection(mode: "all")))
             .allSatisfy { $0.count <= 1 })
     }
+
+    /// A run of `--iterations` computes each position's waits from the position (`RunDependencies`), not from
+    /// one set per position: the same as the rules give for the selection written out once per iteration
+    /// (a capture waited for across iterations, cookies and scripts that run alone), and from any first
+    /// position not known to be done.
+    @Test func iteratedRunsWaitAsTheSelectionWrittenOutOncePerIteration() {
+        let script = Script(event: .test, source: "pm.test('ok', () => {});", file: "c.json", fieldPath: "event[0]")
+        var scripted = Request(url: "http://h/s")
+        scripted.eventScripts = [script]
+        let selections = [
+            references([Request(url: "http://h/a?t={{token}}"), Request(url: "http://h/login", captures: [capture("token")]),
+                        Request(url: "http://h/b?t={{token}}"), Request(url: "http://h/c")]),
+            references([Request(url: "http://h/1"), Request(url: "http://h/login", captures: [capture("session", cookie: true)]),
+                        Request(url: "http://h/2?x={{x}}"), scripted, Request(url: "http://h/x", captures: [capture("x")]), Request(url: "http://h/3")]),
+            references([Request(url: "http://h/1"), Request(url: "http://h/2")]),
+        ]
+        let configuration = RunConfiguration(selection: RunSelection(mode: "all"))
+        for selection in selections {
+            for runAlone in [true, false] {
+                let written = Runner.dependencies(Array(RunSequence(selection, repeats: 4)), configuration, runAlone: runAlone)
+                let computed = RunDependencies(selection, repeats: 4, configuration, runAlone: runAlone)
+                #expect(written.indices.map { computed.positions(before: $0) } == written)
+                for (position, waits) in written.enumerated() {
+                    for lowest in 0...position {
+                        var asked: Set<Int> = []
+                        _ = computed.allSatisfy(position, from: lowest) { asked.insert($0); return true }
+                        #expect(asked == waits.filter { $0 >= lowest }, "position \(position) from \(lowest)")
+                    }
+                }
+            }
+        }
+    }
 }

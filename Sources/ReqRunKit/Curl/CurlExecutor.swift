@@ -184,6 +184,10 @@ public final class HTTPExecutor {
     /// Frees the transfer's allocations and keeps its easy handle, reset to defaults, for the next one.
     private func recycle(_ transfer: CurlTransfer) {
         transfer.cleanUp()
+        // `curl_easy_reset` keeps the handle's list of cookie files, and each transfer's `CURLOPT_COOKIEFILE ""`
+        // added a node to it (libcurl 7.88's setopt.c: two small allocations a request, never freed: most of a
+        // long run's growth, see docs/performance.md). NULL empties the list; the shared store keeps its cookies.
+        _ = reqrun_easy_setopt_string(transfer.easy, CURLOPT_COOKIEFILE, nil)
         curl_easy_reset(transfer.easy)
         idleHandles.append(transfer.easy)
     }

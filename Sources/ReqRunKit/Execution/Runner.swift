@@ -107,38 +107,10 @@ public enum Runner {
     /// runs alone the same way (`lastCookieCapture` then stands for it too): a script may set any variable.
     /// - Parameter runAlone: false: only the waits for captured variables (what `ShardPartition` must keep in
     ///   one part), not the cookie and script rules above.
-    static func dependencies(_ references: some RandomAccessCollection<RequestReference>, _ configuration: RunConfiguration,
+    static func dependencies(_ references: [RequestReference], _ configuration: RunConfiguration,
                              runAlone: Bool = true) -> [Set<Int>] {
-        // Without captures nothing waits: skip finding every request's variables.
-        guard references.contains(where: { !$0.request.capturesIncludingMessages.isEmpty || !$0.request.eventScripts.isEmpty }) else {
-            return Array(repeating: [], count: references.count)
-        }
-        let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
-        var capturedBy: [String: [Int]] = [:]
-        var lastCookieCapture: Int?
-        // The last request that waits for every request before it: waiting for it and for those after it is
-        // the same as waiting for all before (it started only when they were done). Sets of every earlier
-        // position made a run of 1,000 scripted requests quadratic (callgrind: a tenth of its instructions).
-        var lastBarrier: Int?
-        var result: [Set<Int>] = []
-        for (position, reference) in references.enumerated() {
-            let used = reference.referencedVariables(alsoThrough: layerValues)
-            var waitsFor = Set(used.flatMap { capturedBy[$0] ?? [] })
-            if runAlone, let lastCookieCapture { waitsFor.insert(lastCookieCapture) }
-            // A request with scripts runs alone too: its scripts may set any variable, and read any set before.
-            let hasScripts = !reference.request.eventScripts.isEmpty
-            if runAlone, hasScripts || reference.request.captures.contains(where: \.takesCookie) {
-                waitsFor = Set((lastBarrier ?? 0)..<position)
-                lastBarrier = position
-            }
-            result.append(waitsFor)
-            for capture in reference.request.capturesIncludingMessages {
-                capturedBy[capture.variable, default: []].append(position)
-                if capture.takesCookie { lastCookieCapture = position }
-            }
-            if hasScripts { lastCookieCapture = position }
-        }
-        return result
+        let rules = RunDependencies(references, repeats: 1, configuration, runAlone: runAlone)
+        return references.indices.map { rules.positions(before: $0) }
     }
 }
 
@@ -184,7 +156,8 @@ private struct Scheduler {
     /// Grows as the run goes with `setNextRequest` (`flow`).
     var references: RunSequence
     let configuration: RunConfiguration
-    var dependencies: [Set<Int>]
+    /// What each position waits for, computed from the position (not kept per position).
+    let dependencies: RunDependencies
     /// Whether any request captures a variable (then results are finished before the next request starts).
     let hasCaptures: Bool
     /// Whether any request may be sent again until it passes (its result is only known after `finish`).
@@ -241,19 +214,18 @@ private struct Scheduler {
         self.references = references
         self.configuration = configuration
         self.pipeline = pipeline
-        self.dependencies = Runner.dependencies(references, configuration)
-        self.hasCaptures = flow != nil || references.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
-        self.hasPolls = configuration.poll != nil || references.contains { $0.request.poll != nil }
+        self.dependencies = RunDependencies(references.selection, repeats: references.repeats, configuration)
+        self.hasCaptures = flow != nil || references.selection.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
+        self.hasPolls = configuration.poll != nil || references.selection.contains { $0.request.poll != nil }
+        self.notStarted = PendingPositions(references.indices)
+        self.perIteration = max(1, references.count / configuration.runData.count)
         self.readsCertificate = (flow?.selection ?? references.selection).contains(where: \.request.readsCertificate)
-        self.notStarted = PendingPositions(Array(references.indices))
-        let perIteration = max(1, references.count / configuration.runData.count)
-        self.iterations = flow != nil ? references.map { _ in 0 } : references.indices.map { $0 / perIteration }
         // Client certificate passphrases reach a credential in every TLS handshake: secrets from the start.
         learnSecrets(configuration.options.clientCertificatePassphrases)
     }
 
-    /// The iteration (from 0) of each position.
-    var iterations: [Int]
+    /// Requests in an iteration: position p is in iteration p / perIteration (with `setNextRequest`, `steps` say).
+    let perIteration: Int
     /// With `setNextRequest`: where each position is in the selection, and what its scripts asked.
     let flow: FlowControl?
     var steps: [FlowControl.Step]
@@ -265,7 +237,7 @@ private struct Scheduler {
     var limitReached = false
 
     /// The iteration (from 0) of the request at `position`.
-    func iteration(_ position: Int) -> Int { iterations[position] }
+    func iteration(_ position: Int) -> Int { flow != nil ? steps[position].iteration : position / perIteration }
 
     var limitMessage: String {
         "--max-requests \(maxRequests ?? 0) reached: \(sent) requests were sent\(flow != nil ? " (a setNextRequest loop?)" : "")"
@@ -297,7 +269,7 @@ private struct Scheduler {
                 if maxRequests.map({ sent >= $0 }) ?? false { limitReached = true }
                 continue
             }
-            guard dependencies[position].allSatisfy({ $0 < reported || results[$0] != nil }) else {
+            guard dependencies.allSatisfy(position, from: reported, { results[$0] != nil }) else {
                 // One at a time, requests go strictly in list order: the next waits rather than being passed.
                 if configuration.parallel == 1 { break }
                 index += 1
@@ -715,8 +687,6 @@ private struct Scheduler {
         guard let step else { return }
         references.append(flow.selection[step.index])
         steps.append(step)
-        iterations.append(step.iteration)
-        dependencies.append([])
         notStarted.append(references.count - 1)
     }
 
