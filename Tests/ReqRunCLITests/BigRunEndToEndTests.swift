@@ -23,19 +23,7 @@ import TestSupport
     /// Linux keeps the larger of the old and the new memory's high-water marks across `exec`, so a child of
     /// this process would report the test process's own peak.
     private func peakKiB(_ arguments: [String], in dir: TemporaryDirectory) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-v", ReqRunBinary.url.path] + arguments
-        process.currentDirectoryURL = dir.url
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text.suffix(500))")
-        let line = try #require(text.split(separator: "\n").first { $0.contains("Maximum resident set size") })
-        return try #require(Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+        try PeakMemory.kibibytes(arguments, in: dir.url)
     }
 
     /// Before format 2 a run kept every result to its end: about 5.6 KB a request. Then each request still

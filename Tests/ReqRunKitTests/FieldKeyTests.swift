@@ -88,4 +88,24 @@ import Testing
         #expect(reader.optional(.named("accessKey"))?.value == .number("1"))
         #expect(reader.optional("accessKeys") == nil)
     }
+
+    /// Lookups first ask the reader's presence bits (`FieldReader.presentKeys`), which may only rule a key out
+    /// when no member can equal it: every member is still found among many (bits shared by two keys
+    /// included), absent keys are not, and a name that is not ASCII still finds its ASCII equal.
+    @Test func presenceBitsNeverHideAKey() throws {
+        let keys = ["id", "name", "description", "method", "url", "query", "headers", "body", "form", "multipart", "bodyFile",
+                    "graphql", "auth", "expect", "capture", "scripts", "timeout", "followRedirects", "maxRedirects", "a", "b", "c",
+                    "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "é", "requests", "groups", "K"]
+        let object = "{" + keys.enumerated().map { #""\#($1)": \#($0)"# }.joined(separator: ", ") + "}"
+        let reader = try FieldReader(file: "f", node: JSONParser.parse(Array(object.utf8)), path: "")
+        for (i, key) in keys.enumerated() {
+            #expect(reader.optional(.named(key))?.value == .number("\(i)"), "\(key)")
+            #expect(reader.optional(FieldName(key))?.value == .number("\(i)"), "\(key)")
+        }
+        #expect(reader.optional("insecure") == nil && reader.optional("x10") == nil && reader.optional(FieldName("ids")) == nil)
+        let few = try FieldReader(file: "f", node: JSONParser.parse(Array(#"{"url": 1, "accessKey": 2, "K": 3}"#.utf8)), path: "")
+        #expect(few.optional("method") == nil && few.optional("followRedirects") == nil)
+        #expect(few.optional(.named("access\u{212A}ey"))?.value == .number("2"))
+        #expect(few.optional(.named("\u{212A}"))?.value == .number("3"))
+    }
 }

@@ -45,11 +45,41 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
     ///   there for the next requests; test scripts, which need a response, do not run); nil: none run.
     public static func plan(_ references: [RequestReference], configuration: RunConfiguration,
                             scripting: RequestScripting? = nil) -> [DryRunEntry] {
+        var planner = Planner(configuration: configuration, scripting: scripting)
+        return references.map { planner.entry(for: $0) }
+    }
+
+    /// Plans one request at a time, in list order, so that `run --dry-run` can print each entry as it is made
+    /// and keep none (what carries from one request to the next: the variables that pre-request scripts set,
+    /// and which literal `{{…}}` warnings were already given).
+    public struct Planner {
+        let configuration: RunConfiguration
+        let scripting: RequestScripting?
         let captured = VariableLayer.captures()
         var scriptVariables = ScriptVariables()
         var literalsWarned: Set<String> = []
-        return references.map { reference in
+        /// The file layers of the last request's group, by its id (unique in a workspace, as the run's
+        /// `fileLayerCache` has it): the requests of one group share them, and making them builds a dictionary
+        /// per layer.
+        var lastLayers: (group: UUID, layers: [VariableLayer])?
+
+        public init(configuration: RunConfiguration, scripting: RequestScripting? = nil) {
+            self.configuration = configuration
+            self.scripting = scripting
+        }
+
+        mutating func fileLayers(_ reference: RequestReference) -> [VariableLayer] {
+            let group = reference.groups.last!.id
+            if let last = lastLayers, last.group == group { return last.layers }
             let layers = Runner.fileLayers(reference)
+            lastLayers = (group, layers)
+            return layers
+        }
+
+        /// The entry of the next request in list order.
+        public mutating func entry(for reference: RequestReference) -> DryRunEntry {
+            let layers = fileLayers(reference)
+            let configuration = configuration, scripting = scripting, captured = captured
             func currentScope() -> VariableScope {
                 Runner.scope(fileLayers: layers, configuration, captured: captured, scripts: scripting == nil ? nil : scriptVariables,
                              collectionKey: reference.collectionIndex)

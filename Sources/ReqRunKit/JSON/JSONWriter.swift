@@ -22,6 +22,9 @@ public struct JSONWriter: ~Copyable {
     private var hasItems: UInt64 = 0
     /// No line feeds nor indentation, `"key":value`: one JSON text per line (JSON Lines, run records of format 2).
     private var compact = false
+    /// `"key" : value` and empty containers as two line feeds (`[`, a blank line, `]`): the layout of
+    /// Foundation's `JSONEncoder` with `.prettyPrinted`, which `run --dry-run --json` printed first.
+    private var encoderLayout = false
 
     /// - Parameter capacity: the expected size in bytes (saves regrowing the buffer).
     public init(capacity: Int = 4096) {
@@ -50,6 +53,15 @@ public struct JSONWriter: ~Copyable {
         capacity = max(bufferSize, 64)
         base = .allocate(capacity: capacity)
         self.sink = sink
+    }
+
+    /// A writer to `sink` (as `init(bufferSize:sink:)`) in the layout of Foundation's `JSONEncoder` with
+    /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`, byte for byte when the caller writes the keys in
+    /// sorted order: `"key" : value`, an empty array or object as `[`, a blank line and `]` at its indentation,
+    /// and the same escapes (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00xx`).
+    public init(bufferSize: Int = 65_536, encoderLayout: Bool, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.init(bufferSize: bufferSize, sink: sink)
+        self.encoderLayout = encoderLayout
     }
 
     deinit { base.deallocate() }
@@ -156,7 +168,12 @@ public struct JSONWriter: ~Copyable {
     private mutating func close(_ byte: UInt8) {
         let hadItems = hasItems & (1 << UInt64(depth - 1)) != 0
         depth -= 1
-        if hadItems { newline() }
+        if hadItems {
+            newline()
+        } else if encoderLayout {
+            append(0x0A)
+            newline()
+        }
         append(byte)
     }
 
@@ -184,7 +201,7 @@ public struct JSONWriter: ~Copyable {
         nextItem()
         append(UInt8(ascii: "\""))
         append(key)
-        if compact { append("\":") } else { append("\": ") }
+        if compact { append("\":") } else if encoderLayout { append("\" : ") } else { append("\": ") }
     }
 
     /// A JSON string literal (RFC 8259 §7: quote, reverse solidus and control characters escaped; other

@@ -40,6 +40,22 @@ struct KeyCode: Equatable, Sendable {
         self = text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } ? KeyCode(ascii: bytes) : .nonASCII }
     }
 
+    /// This key's bit in a set of keys (`FieldReader.presentKeys`): bit 63 for a key that only `String ==`
+    /// can compare (not ASCII, or long), one of bits 0 to 62 for the others, by a hash of the code.
+    @inline(__always)
+    var presenceBit: UInt64 {
+        if raw == 0 || raw == .max { return 1 << 63 }
+        return 1 << (((raw &* 0x9E37_79B9_7F4A_7C15) >> 58) % 63)
+    }
+
+    /// Whether a key with this code may be in the set `keys` of presence bits: false only when no key of the
+    /// set can be equal to it. An ASCII key equals only the same ASCII key or one that is not ASCII (bit 63);
+    /// a key that is not ASCII may equal any (`String ==` is canonical equivalence: U+212A equals "K").
+    @inline(__always)
+    func mayBeAmong(_ keys: UInt64) -> Bool {
+        raw == 0 || keys & (presenceBit | 1 << 63) != 0
+    }
+
     /// Whether the strings of `self` and `other` are equal, when the codes alone say; nil when only
     /// `String ==` can (either one not ASCII, or both long).
     @inline(__always)

@@ -5,6 +5,11 @@ struct FieldReader {
     let node: JSONNode
     let fieldPath: FieldPath
     let members: [JSONNode.Member]
+    /// One bit per member key (`KeyCode.presenceBit`): a field whose bit is not set is not there, which the
+    /// decoder's lookups find out without looking at the members. A request's decoder asks for some thirty
+    /// fields, nearly all absent, and comparing each with every key was a sixth of `list --all --json` on
+    /// 100,000 requests (callgrind: 3,000 instructions a request).
+    let presentKeys: UInt64
 
     /// Wraps `node`, which must be an object.
     init(file: String, node: JSONNode, path: FieldPath) throws(InputError) {
@@ -16,6 +21,11 @@ struct FieldReader {
         self.node = node
         self.fieldPath = path
         self.members = members
+        presentKeys = members.withUnsafeBufferPointer { members in
+            var bits: UInt64 = 0
+            for i in members.indices { bits |= members[i].keyCode.presenceBit }
+            return bits
+        }
     }
 
     /// Wraps `node`, which must be an object, at the path `path` given in full.
@@ -52,10 +62,11 @@ struct FieldReader {
     /// The value of the field `key`, or nil when absent or `null`.
     func optional(_ key: FieldKey) -> JSONNode? {
         let code = key.code
+        guard code.mayBeAmong(presentKeys) else { return nil }
         return members.withUnsafeBufferPointer { members in
-            for member in members where member.keyCode.equals(code) ?? (member.key == key.text) {
-                if case .null = member.value.value { return nil }
-                return member.value
+            for i in members.indices where members[i].keyCode.equals(code) ?? (members[i].key == key.text) {
+                if case .null = members[i].value.value { return nil }
+                return members[i].value
             }
             return nil
         }
@@ -63,6 +74,7 @@ struct FieldReader {
 
     /// The value of the field `name`, or nil when absent or `null`.
     func optional(_ name: FieldName) -> JSONNode? {
+        guard name.code.mayBeAmong(presentKeys) else { return nil }
         for i in members.indices where name.matches(members[i]) {
             if case .null = members[i].value.value { return nil }
             return members[i].value

@@ -39,13 +39,39 @@ public enum Template {
             }
             guard let end = found else { break }
             if textStart < i { result.append(.text(template[textStart..<i])) }
-            let name = template[utf8.index(after: next)..<end]
-            result.append(.reference(String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())))
+            result.append(.reference(trimmedName(template, from: utf8.index(after: next), to: end)))
             i = utf8.index(end, offsetBy: 2)
             textStart = i
         }
         if textStart < utf8.endIndex { result.append(.text(template[textStart...])) }
         return result
+    }
+
+    /// `template[start..<end]` without the spaces and tabs around it. An ASCII name is trimmed on its bytes
+    /// (each ASCII byte is a character of its own there, but for CR LF, which is neither): going through
+    /// `Character`s and `reversed()` was a third of `run --dry-run` on 100,000 requests (perf), as it runs for
+    /// every reference of every template, several times a request.
+    private static func trimmedName(_ template: String, from start: String.Index, to end: String.Index) -> String {
+        let utf8 = template.utf8
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        var first = start, last = end
+        var ascii = true
+        var i = start
+        while i < end {
+            if utf8[i] >= 0x80 { ascii = false; break }
+            i = utf8.index(after: i)
+        }
+        guard ascii else {
+            let name = template[start..<end]
+            return String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
+        while first < last, utf8[first] == space || utf8[first] == tab { first = utf8.index(after: first) }
+        while first < last {
+            let before = utf8.index(before: last)
+            guard utf8[before] == space || utf8[before] == tab else { break }
+            last = before
+        }
+        return String(template[first..<last])
     }
 
     /// The names `template` refers to, in order of first use.
