@@ -174,7 +174,7 @@ struct RecordFields {
             }
         }
         var entries: [JSONTape.Entry] = []
-        entries.reserveCapacity(bytes.count / 12 + 8)
+        entries.reserveCapacity(min(bytes.count / 10, 4096) + 8)  // about one entry per 10 bytes of a result line
         let result = bytes.withUnsafeBufferPointer { text -> Result<T, Failure> in
             do throws(JSONSyntaxError) {
                 try JSONTape.index(text, into: &entries)
