@@ -34,12 +34,14 @@ enum MergeCommand {
         let terminal = reports.contains(where: \.toStandardOutput) ? standard.onStandardError() : standard
         let workspace = try WorkspaceContext.locate(arguments)
         let runs = RunStore(directory: workspace.runsDirectory)
-        let parts = try arguments.positionals.map { ShardMerge.Part(source: $0, record: try runs.load(idOrFile: $0)) }
-        let record = try ShardMerge.merge(parts, id: RunID.make(Date()), workspace: workspace.root.path)
+        // Each shard is read a result at a time (its head first, to check them all before writing).
+        let readers = try arguments.positionals.map { try runs.open(idOrFile: $0) }
+        let parts = zip(arguments.positionals, readers).map { ShardMerge.Part(source: $0, head: $1.head, resultCount: $1.head.summary.total) }
+        let plan = try ShardMerge.plan(parts, id: RunID.make(Date()), workspace: workspace.root.path)
         for report in reports { try report.createFolder() }
         let context = WorkspaceContext(workspace: workspace, collections: [], fileRoots: workspace.fileRoots(allowing: []))
         try runs.prune(keep: try context.historyLimit(terminal) - 1)
-        let file = try runs.save(record)
+        let (record, file) = try ShardMerge.write(plan, from: readers, to: runs)
         terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) shards")
         terminal.line(terminal.styled("run \(record.id) merged from \(parts.map { Terminal.sanitized($0.record.id) }.joined(separator: ", ")) recorded in \(workspace.displayPath(file))", .dim))
         let reportsWritten = try reports.isEmpty || ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)

@@ -49,28 +49,37 @@ enum ShowCommand {
         terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(record.selection.mode))"
                       + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
         let results = reader.results(failedOnly: failedOnly)
+        // Each result's lines go out as one text: not a locked append to the output buffer per line, each
+        // line copied once more to add its line feed.
+        var text = ""
+        func line(_ part: String = "") {
+            text += part
+            text += "\n"
+        }
         while let result = try results.nextResult() {
-            terminal.line()
-            terminal.line(ResultLines.lines(result, terminal))
-            terminal.line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
+            text.removeAll(keepingCapacity: true)
+            line()
+            line(ResultLines.lines(result, terminal))
+            line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
                 .joined(separator: " › ") + (result.iteration.map { "  (iteration \($0 + 1))" } ?? ""), .dim))
             if let timings = result.timings {
-                terminal.line("  " + VerboseExchange.timingsLine(timings))
+                line("  " + VerboseExchange.timingsLine(timings))
             }
+            defer { terminal.out(text) }
             guard let response = result.response else { continue }
-            terminal.line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
+            line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
             for header in response.headers {
-                terminal.line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
+                line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
             }
-            terminal.line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
+            line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
             if let decoded = response.body.displayText, !decoded.isEmpty {
-                let text = Terminal.sanitized(decoded, multiline: true)
-                terminal.line(text.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
-                if response.body.truncated { terminal.line("  | … (\(RunRecord.bodyLimit) of \(response.bodySize) bytes kept)") }
+                let body = Terminal.sanitized(decoded, multiline: true)
+                line(body.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
+                if response.body.truncated { line("  | … (\(RunRecord.bodyLimit) of \(response.bodySize) bytes kept)") }
             } else if response.body.encoding == "base64" {
-                terminal.line("  (binary content: the record keeps it as base64)")
+                line("  (binary content: the record keeps it as base64)")
             }
-            if let webSocket = result.webSocket { terminal.line(conversation(webSocket)) }
+            if let webSocket = result.webSocket { line(conversation(webSocket)) }
         }
         terminal.line()
         terminal.line(ResultLines.summary(record.summary))

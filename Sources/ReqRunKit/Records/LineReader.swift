@@ -31,7 +31,11 @@ struct LineReader {
     mutating func next() throws(Failure) -> (line: [UInt8], end: Int)? {
         var pending: [UInt8] = []
         while true {
-            if let feed = chunk[start..<filled].firstIndex(of: 0x0A) {
+            // memchr(3): `firstIndex(of:)` looked at one byte at a time (5 % of `show`, callgrind).
+            let found = chunk.withUnsafeBufferPointer { b -> Int? in
+                memchr(b.baseAddress! + start, 0x0A, filled - start).map { UnsafeRawPointer(b.baseAddress!).distance(to: UnsafeRawPointer($0)) }
+            }
+            if let feed = found {
                 let line = pending.isEmpty ? Array(chunk[start..<feed]) : pending + chunk[start..<feed]
                 start = feed + 1
                 return (line, position - (filled - start))

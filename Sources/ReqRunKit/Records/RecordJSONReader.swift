@@ -1,4 +1,4 @@
-/// Reads run record JSON into `RunRecord`'s types with reqrun's own parser (`JSONParser`): the reader of what
+/// Reads run record JSON into `RunRecord`'s types straight from its bytes (`JSONTape`): the reader of what
 /// `RunRecordJSON` writes, field for field (`RecordJSONRoundTripTests` checks a record with every field set).
 ///
 /// Foundation's `JSONDecoder` was most of `show` and `diff` on 100,000-request runs (10.4 s and 8.6 s,
@@ -10,132 +10,187 @@ struct RecordFields {
         var reason: String
     }
 
-    private let members: [JSONNode.Member]
-    private let path: String
-    /// Where the next lookup starts: keys come sorted, in the order the decoders ask for them, mostly.
-    private var cursor = 0
+    private let tape: JSONTape
+    /// The object's entry, and the entry after its members.
+    private let container: Int
+    private let end: Int
+    /// The key entry where the next lookup starts: keys come sorted, in the order the decoders ask for them,
+    /// mostly, so a lookup is usually one comparison.
+    private var cursor: Int
 
-    /// The members of `node`, an object.
+    /// The members of entry `container` of `tape`, an object.
     /// - Throws: `Failure` when it is not an object.
-    init(_ node: JSONNode, path: String = "") throws(Failure) {
-        guard case .object(let members) = node.value else {
-            throw Failure(reason: (path.isEmpty ? "" : "\(path): ") + "expected an object, found \(node.kindDescription)")
+    fileprivate init(_ tape: JSONTape, _ container: Int) throws(Failure) {
+        guard tape.entries[container].kind == .object else {
+            let path = tape.path(of: container)
+            throw Failure(reason: (path.isEmpty ? "" : "\(path): ") + "expected an object, found \(tape.kindDescription(container))")
         }
-        self.members = members
-        self.path = path
+        self.tape = tape
+        self.container = container
+        end = Int(tape.entries[container].end)
+        cursor = container + 1
     }
 
-    private func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// `path.key`, for messages.
+    private func child(_ key: StaticString) -> String {
+        let path = tape.path(of: container)
+        return path.isEmpty ? "\(key)" : "\(path).\(key)"
+    }
 
-    /// The value of `key`, nil when absent or `null`.
-    mutating func node(_ key: String) -> JSONNode? {
-        let code = KeyCode(key)
-        let count = members.count
+    /// The value entry of `key`, nil when absent or `null`.
+    private mutating func node(_ key: StaticString) -> Int? {
+        let first = container + 1
         var i = cursor
-        for _ in 0..<count {
-            if i == count { i = 0 }
-            let m = members[i]
-            if m.keyCode.equals(code) ?? (m.key == key) {
-                cursor = i + 1
-                if case .null = m.value.value { return nil }
-                return m.value
+        var wrapped = false
+        while true {
+            if i >= end {
+                if wrapped || cursor == first { return nil }
+                (i, wrapped) = (first, true)
             }
-            i += 1
+            if wrapped, i >= cursor { return nil }
+            let value = i + 1
+            if tape.stringEquals(i, key) {
+                cursor = tape.skip(value)
+                return tape.entries[value].kind == .null ? nil : value
+            }
+            i = tape.skip(value)
         }
-        return nil
     }
 
-    private mutating func required(_ key: String) throws(Failure) -> JSONNode {
+    private mutating func required(_ key: StaticString) throws(Failure) -> Int {
         guard let node = node(key) else { throw Failure(reason: "missing field '\(child(key))'") }
         return node
     }
 
-    private func mismatch(_ key: String, _ node: JSONNode, _ expected: String) -> Failure {
-        Failure(reason: "\(child(key)): expected \(expected), found \(node.kindDescription)")
+    private func mismatch(_ key: StaticString, _ node: Int, _ expected: String) -> Failure {
+        Failure(reason: "\(child(key)): expected \(expected), found \(tape.kindDescription(node))")
     }
 
-    private func string(_ key: String, _ node: JSONNode) throws(Failure) -> String {
-        guard case .string(let s) = node.value else { throw mismatch(key, node, "a string") }
-        return s
+    private func string(_ key: StaticString, _ node: Int) throws(Failure) -> String {
+        guard tape.entries[node].kind == .string else { throw mismatch(key, node, "a string") }
+        return tape.string(node)
     }
 
-    private func int(_ key: String, _ node: JSONNode) throws(Failure) -> Int {
-        guard case .number(let text) = node.value, let n = Int(text) else { throw mismatch(key, node, "a whole number") }
+    private func int(_ key: StaticString, _ node: Int) throws(Failure) -> Int {
+        guard let n = tape.int(node) else { throw mismatch(key, node, "a whole number") }
         return n
     }
 
-    mutating func string(_ key: String) throws(Failure) -> String { try string(key, try required(key)) }
-    mutating func optionalString(_ key: String) throws(Failure) -> String? {
+    mutating func string(_ key: StaticString) throws(Failure) -> String { try string(key, try required(key)) }
+    mutating func optionalString(_ key: StaticString) throws(Failure) -> String? {
         guard let node = node(key) else { return nil }
         return try string(key, node)
     }
-    mutating func int(_ key: String) throws(Failure) -> Int { try int(key, try required(key)) }
-    mutating func optionalInt(_ key: String) throws(Failure) -> Int? {
+    mutating func int(_ key: StaticString) throws(Failure) -> Int { try int(key, try required(key)) }
+    mutating func optionalInt(_ key: StaticString) throws(Failure) -> Int? {
         guard let node = node(key) else { return nil }
         return try int(key, node)
     }
-    mutating func bool(_ key: String) throws(Failure) -> Bool {
+    mutating func bool(_ key: StaticString) throws(Failure) -> Bool {
         let node = try required(key)
-        guard case .bool(let b) = node.value else { throw mismatch(key, node, "true or false") }
-        return b
+        switch tape.entries[node].kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(key, node, "true or false")
+        }
     }
-    mutating func double(_ key: String) throws(Failure) -> Double {
+    mutating func double(_ key: StaticString) throws(Failure) -> Double {
         let node = try required(key)
-        guard case .number(let text) = node.value, let d = Double(text) else { throw mismatch(key, node, "a number") }
+        guard let d = tape.double(node) else { throw mismatch(key, node, "a number") }
         return d
     }
     /// The object at `key`, read by `body`.
-    mutating func object<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T {
-        var fields = try RecordFields(try required(key), path: child(key))
+    mutating func object<T>(_ key: StaticString, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T {
+        var fields = try RecordFields(tape, try required(key))
         return try body(&fields)
     }
-    mutating func optionalObject<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T? {
+    mutating func optionalObject<T>(_ key: StaticString, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T? {
         guard let node = node(key) else { return nil }
-        var fields = try RecordFields(node, path: child(key))
+        var fields = try RecordFields(tape, node)
         return try body(&fields)
     }
-    /// The array at `key`, each element read by `body` (given its path, `key[i]`); nil when absent or `null`.
-    mutating func optionalArray<T>(_ key: String, _ body: (JSONNode, String) throws(Failure) -> T) throws(Failure) -> [T]? {
+    /// The array at `key`, each element (its entry) read by `body`; nil when absent or `null`.
+    private mutating func optionalArray<T>(_ key: StaticString, _ body: (Int) throws(Failure) -> T) throws(Failure) -> [T]? {
         guard let node = node(key) else { return nil }
-        guard case .array(let items) = node.value else { throw mismatch(key, node, "an array") }
+        guard tape.entries[node].kind == .array else { throw mismatch(key, node, "an array") }
         var out: [T] = []
-        out.reserveCapacity(items.count)
-        let base = child(key)
-        for (i, item) in items.enumerated() { out.append(try body(item, "\(base)[\(i)]")) }
+        let end = Int(tape.entries[node].end)
+        var i = node + 1
+        while i < end {
+            out.append(try body(i))
+            i = tape.skip(i)
+        }
         return out
     }
-    mutating func array<T>(_ key: String, _ body: (JSONNode, String) throws(Failure) -> T) throws(Failure) -> [T] {
+    private mutating func array<T>(_ key: StaticString, _ body: (Int) throws(Failure) -> T) throws(Failure) -> [T] {
         guard let items = try optionalArray(key, body) else { throw Failure(reason: "missing field '\(child(key))'") }
         return items
     }
+    /// An element of an array that is not what `expected` says.
+    private static func elementMismatch(_ tape: JSONTape, _ node: Int, _ expected: String) -> Failure {
+        Failure(reason: "\(tape.path(of: node)): expected \(expected), found \(tape.kindDescription(node))")
+    }
     /// An array of objects, each read by `body`.
-    mutating func objects<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T] {
-        try array(key) { (node, path) throws(Failure) in
-            var fields = try RecordFields(node, path: path)
+    mutating func objects<T>(_ key: StaticString, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T] {
+        let tape = tape
+        return try array(key) { (node) throws(Failure) in
+            var fields = try RecordFields(tape, node)
             return try body(&fields)
         }
     }
-    mutating func optionalObjects<T>(_ key: String, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T]? {
-        try optionalArray(key) { (node, path) throws(Failure) in
-            var fields = try RecordFields(node, path: path)
+    mutating func optionalObjects<T>(_ key: StaticString, _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> [T]? {
+        let tape = tape
+        return try optionalArray(key) { (node) throws(Failure) in
+            var fields = try RecordFields(tape, node)
             return try body(&fields)
         }
     }
-    mutating func strings(_ key: String) throws(Failure) -> [String] {
+    mutating func strings(_ key: StaticString) throws(Failure) -> [String] {
         guard let items = try optionalStrings(key) else { throw Failure(reason: "missing field '\(child(key))'") }
         return items
     }
-    mutating func optionalStrings(_ key: String) throws(Failure) -> [String]? {
-        try optionalArray(key) { (node, path) throws(Failure) in
-            guard case .string(let s) = node.value else { throw Failure(reason: "\(path): expected a string, found \(node.kindDescription)") }
-            return s
+    mutating func optionalStrings(_ key: StaticString) throws(Failure) -> [String]? {
+        let tape = tape
+        return try optionalArray(key) { (node) throws(Failure) in
+            guard tape.entries[node].kind == .string else { throw Self.elementMismatch(tape, node, "a string") }
+            return tape.string(node)
         }
     }
-    mutating func ints(_ key: String) throws(Failure) -> [Int] {
-        try array(key) { (node, path) throws(Failure) in
-            guard case .number(let text) = node.value, let n = Int(text) else { throw Failure(reason: "\(path): expected a whole number, found \(node.kindDescription)") }
+    mutating func ints(_ key: StaticString) throws(Failure) -> [Int] {
+        let tape = tape
+        return try array(key) { (node) throws(Failure) in
+            guard let n = tape.int(node) else { throw Self.elementMismatch(tape, node, "a whole number") }
             return n
         }
+    }
+
+    /// Reads `bytes`, one JSON text, with `body` given its root object.
+    /// - Throws: `Failure` whose reason is the syntax error (`line:column: …`) or what `body` throws.
+    static func read<T>(_ bytes: [UInt8], _ body: (inout RecordFields) throws(Failure) -> T) throws(Failure) -> T {
+        var bytes = bytes
+        if UTF16Text.byteOrder(bytes).isUTF16 || UTF16Text.unmarkedHint(bytes) != nil {
+            do throws(JSONSyntaxError) { bytes = try UTF16Text.utf8(bytes) } catch {
+                throw Failure(reason: "\(error.location): \(error.reason)")
+            }
+        }
+        var entries: [JSONTape.Entry] = []
+        entries.reserveCapacity(min(bytes.count / 10, 4096) + 8)  // about one entry per 10 bytes of a result line
+        let result = bytes.withUnsafeBufferPointer { text -> Result<T, Failure> in
+            do throws(JSONSyntaxError) {
+                try JSONTape.index(text, into: &entries)
+            } catch {
+                return .failure(Failure(reason: "\(error.location): \(error.reason)"))
+            }
+            return entries.withUnsafeBufferPointer { index -> Result<T, Failure> in
+                do throws(Failure) {
+                    var fields = try RecordFields(JSONTape(bytes: text, entries: index), 0)
+                    return .success(try body(&fields))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -149,14 +204,7 @@ extension RecordDecodable {
     /// - Throws: `RecordFields.Failure` whose reason is the syntax error (`line:column: …`, the line and
     ///   column within `bytes`) or the field that is missing or of the wrong type.
     init(recordJSON bytes: [UInt8]) throws(RecordFields.Failure) {
-        let root: JSONNode
-        do throws(JSONSyntaxError) {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw RecordFields.Failure(reason: "\(error.location): \(error.reason)")
-        }
-        var fields = try RecordFields(root)
-        try self.init(record: &fields)
+        self = try RecordFields.read(bytes) { (fields: inout RecordFields) throws(RecordFields.Failure) in try Self(record: &fields) }
     }
 }
 

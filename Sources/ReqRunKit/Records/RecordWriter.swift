@@ -112,6 +112,13 @@ public final class RecordWriter: @unchecked Sendable {
         return file
     }
 
+    /// Closes and removes the file (a record that must not be kept: `reqrun merge` that failed half-way).
+    func discard() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        folder.remove(name)
+    }
+
     /// Writes the record again with lines 0…`last` of the results masked with `lateSecrets` too.
     private func rewrite(upTo last: Int, lateSecrets: [String], summaryLine: [UInt8]) {
         // A new secret that holds one masked already is now spelled with the mask inside it.

@@ -1,27 +1,52 @@
+import Foundation
+
 /// Joins the records of the parts of a sharded run (`reqrun run --shard K/N`, one per CI job) into one run
-/// record (`reqrun merge`). Pure: the caller reads and saves the records.
+/// record (`reqrun merge`): `plan` checks the parts from their heads (no result read yet), `join` then takes
+/// each result in list order from the part that holds it, one at a time. Each part's results are in list
+/// order (`ShardRecord.positions` ascending), so this is a k-way merge by position, and `write` streams it
+/// from the parts' files into the merged record: memory for one result and the parts' positions, not the run.
 public enum ShardMerge {
     /// One record to merge, with how the user named it (a file or a run id), for messages.
     public struct Part: Sendable {
         public var source: String
+        /// The record; its `results` may be empty when they are read from its file (`resultCount`).
         public var record: RunRecord
+        /// How many results the record has.
+        public var resultCount: Int
 
+        /// A record held whole.
         public init(source: String, record: RunRecord) {
+            self.init(source: source, head: record, resultCount: record.results.count)
+        }
+
+        /// A record whose results stay in its file (`RecordReader.head`, its summary's total).
+        public init(source: String, head: RunRecord, resultCount: Int) {
             self.source = source
-            self.record = record
+            self.record = head
+            self.resultCount = resultCount
         }
     }
 
-    /// The merged run: every part's results in list order (by `ShardRecord.positions`), counts summed
-    /// (`RunSummary` of the whole), started at the earliest start and ended at the latest end, the parts'
-    /// run ids in `selection.merged`. Each result keeps its `startOffset` from the start of its own part.
+    /// The merged run before its results: what `plan` checked and worked out.
+    public struct Plan: Sendable {
+        /// The merged record without results: started at the earliest start and ended at the latest end, the
+        /// parts' run ids in `selection.merged`.
+        public var record: RunRecord
+        /// For each position of the whole selection, the index (in the `parts` given to `plan`) of the part
+        /// holding it.
+        let owners: [Int32]
+        let sources: [String]
+    }
+
+    /// Checks that `parts` are the parts of one run, from their heads, and orders their results.
     /// - Parameters:
     ///   - id: the merged run's id (`RunID.make`).
     ///   - workspace: the workspace folder it is saved in.
     /// - Throws: `ShardError` when a record is not a part, the parts are not of one selection (N, unit,
     ///   selection, its size, the timings that balanced it) or not of one environment, a part is given twice
-    ///   or one is missing.
-    public static func merge(_ parts: [Part], id: String, workspace: String) throws(ShardError) -> RunRecord {
+    ///   or one is missing, or a part's positions do not match its results, are not in list order, or do
+    ///   not cover the selection once.
+    public static func plan(_ parts: [Part], id: String, workspace: String) throws(ShardError) -> Plan {
         guard let first = parts.first else { throw ShardError.noRecords }
         var shards: [ShardRecord] = []
         for part in parts {
@@ -45,8 +70,8 @@ public enum ShardMerge {
             if let difference = differs.first {
                 throw ShardError.mismatch(part.source, first.source, difference)
             }
-            guard shard.positions.count == part.record.results.count, shard.positions.allSatisfy({ $0 >= 0 && $0 < shard.selected }) else {
-                throw ShardError.inconsistent(part.source, "its \(part.record.results.count) results do not match the \(shard.positions.count) positions of its shard")
+            guard shard.positions.count == part.resultCount, shard.positions.allSatisfy({ $0 >= 0 && $0 < shard.selected }) else {
+                throw ShardError.inconsistent(part.source, "its \(part.resultCount) results do not match the \(shard.positions.count) positions of its shard")
             }
         }
         let byK = Dictionary(grouping: parts.indices, by: { shards[$0].k })
@@ -55,26 +80,85 @@ public enum ShardMerge {
         }
         let missing = (1...reference.n).filter { byK[$0] == nil }
         guard missing.isEmpty else { throw ShardError.missing(missing, n: reference.n) }
-        var slots: [RequestResult?] = Array(repeating: nil, count: reference.selected)
-        for (part, shard) in zip(parts, shards) {
-            for (position, result) in zip(shard.positions, part.record.results) {
-                guard slots[position] == nil else {
+        var owners = [Int32](repeating: -1, count: reference.selected)
+        for (i, (part, shard)) in zip(parts, shards).enumerated() {
+            var previous = -1
+            for position in shard.positions {
+                guard owners[position] < 0 else {
                     throw ShardError.inconsistent(part.source, "request \(position + 1) of the selection is in another shard too")
                 }
-                slots[position] = result
+                // reqrun writes them ascending (`ShardOptions`); a merge by position needs it.
+                guard position > previous else {
+                    throw ShardError.inconsistent(part.source, "its results are not in list order (request \(position + 1) after request \(previous + 1))")
+                }
+                owners[position] = Int32(i)
+                previous = position
             }
         }
-        if let unheld = slots.firstIndex(where: { $0 == nil }) {
+        if let unheld = owners.firstIndex(where: { $0 < 0 }) {
             throw ShardError.inconsistent(first.source, "no shard holds request \(unheld + 1) of the selection")
         }
         var selection = first.record.selection
         selection.shard = nil
         selection.merged = MergedShards(n: reference.n, by: reference.by, runs: (1...reference.n).map { parts[byK[$0]![0]].record.id })
         let records = parts.map(\.record)
-        return RunRecord(id: id, startedAt: records.map(\.startedAt).min()!, endedAt: records.map(\.endedAt).max()!,
-                         reqrunVersion: reqrunVersion, libcurlVersion: records.map(\.libcurlVersion).first { !$0.isEmpty } ?? "",
-                         workspace: workspace, environment: first.record.environment, selection: selection,
-                         results: slots.map { $0! })
+        let record = RunRecord(id: id, startedAt: records.map(\.startedAt).min()!, endedAt: records.map(\.endedAt).max()!,
+                               reqrunVersion: reqrunVersion, libcurlVersion: records.map(\.libcurlVersion).first { !$0.isEmpty } ?? "",
+                               workspace: workspace, environment: first.record.environment, selection: selection, results: [])
+        return Plan(record: record, owners: owners, sources: parts.map(\.source))
+    }
+
+    /// Gives `body` every result of the merged run in list order, each taken with `next(i)`, the next result
+    /// of part `i` (nil after its last). Each result keeps its `startOffset` from the start of its own part.
+    /// - Throws: what `next` or `body` throw; `ShardError.inconsistent` when a part has fewer or more results
+    ///   than its head said.
+    public static func join(_ plan: Plan, next: (Int) throws -> RequestResult?, _ body: (RequestResult) throws -> Void) throws {
+        for owner in plan.owners {
+            guard let result = try next(Int(owner)) else {
+                throw ShardError.inconsistent(plan.sources[Int(owner)], "it has fewer results than the positions of its shard")
+            }
+            try body(result)
+        }
+        for i in plan.sources.indices where try next(i) != nil {
+            throw ShardError.inconsistent(plan.sources[i], "it has more results than the positions of its shard")
+        }
+    }
+
+    /// The merged run, held whole: `plan` and `join` over records held whole.
+    /// - Throws: `ShardError` as `plan` and `join`.
+    public static func merge(_ parts: [Part], id: String, workspace: String) throws(ShardError) -> RunRecord {
+        let plan = try plan(parts, id: id, workspace: workspace)
+        var record = plan.record
+        var cursors = parts.map { $0.record.results.makeIterator() }
+        do {
+            try join(plan, next: { cursors[$0].next() }) { record.results.append($0) }
+        } catch {
+            throw error as! ShardError  // `next` and the body do not throw
+        }
+        record.summary = RunSummary(record.results)
+        return record
+    }
+
+    /// Writes the merged run to `store` as a format 2 record (`RecordWriter`), reading each part's results
+    /// from `readers` (in `plan`'s order of parts) one at a time. A merge that fails half-way leaves no file.
+    /// - Returns: the merged record's head (its summary counted) and its file.
+    /// - Throws: `ShardError` as `join`, `RunStoreError` for a result line that cannot be read, `FileError`
+    ///   when the record cannot be written.
+    public static func write(_ plan: Plan, from readers: [RecordReader], to store: RunStore) throws -> (record: RunRecord, file: URL) {
+        let streams = readers.map { $0.results() }
+        let writer = try RecordWriter(store: store, header: plan.record)
+        do {
+            try join(plan, next: { try streams[$0].nextResult() }) { result in
+                writer.append(result, encoded: RecordLines.result(result), maskedWith: [])
+            }
+            let file = try writer.finish(endedAt: plan.record.endedAt, libcurlVersion: plan.record.libcurlVersion, lateSecrets: [], showSecrets: false)
+            var record = plan.record
+            record.summary = writer.summary
+            return (record, file)
+        } catch {
+            writer.discard()
+            throw error
+        }
     }
 
     private static func sameSelection(_ a: RunSelection, _ b: RunSelection) -> Bool {
