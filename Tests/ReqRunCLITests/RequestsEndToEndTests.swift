@@ -88,7 +88,7 @@ import TestSupport
     @Test func cookieJarMustBeAJarAndCookieCapturesAreSecret() throws {
         let (refused, _, _) = try runExpectingNoRecord(#"{"url": "$B/get"}"#, options: ["--cookie-jar", "collections/t.json"])
         #expect(refused.status == 2)
-        #expect(refused.stderr == "error: collections/t.json: is not a Netscape-format cookie jar; --cookie-jar would overwrite it (choose another file)\n")
+        #expect(refused.stderr == "error: collections/t.json: is not a cookie jar (Netscape format, or Newman's JSON); --cookie-jar would overwrite it (choose another file)\n")
         let (output, record, _) = try run("""
             {"name": "login", "url": "$B/cookies/set?session=TopSecretCookie", "capture": [{"var": "sid", "cookie": "session"}]},
             {"name": "echo", "url": "$B/headers", "headers": {"X-Session": "{{sid}}"}, "expect": [{"json": "$.headers.X-Session", "equals": "{{sid}}"}]}

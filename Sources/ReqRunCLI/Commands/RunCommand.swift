@@ -208,6 +208,7 @@ enum RunCommand {
             }
         }
         reportFailed = !RunScripting.export(run.scriptVariables, environment: environment, globals: runData.globals, arguments, terminal) || reportFailed
+        reportFailed = !CookieJarExport.write(run.cookies, to: transfer.newmanCookieJars, terminal) || reportFailed
         // The run's own outcome wins over a report that could not be written (74 only for a run that passed).
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }

@@ -91,10 +91,11 @@ enum SendCommand {
             terminal.error("\(error)")
             return .ioError
         }
+        let jarWritten = CookieJarExport.write(run.cookies, to: transfer.newmanCookieJars, log)
         if Interruption.signalNumber == SIGTERM { return .terminated }
         if Interruption.requested { return .interrupted }
         if run.record.summary.errors > 0 { return .requestError }
         if run.record.summary.failed > 0 { return .expectationFailed }
-        return .success
+        return jarWritten ? .success : .ioError
     }
 }

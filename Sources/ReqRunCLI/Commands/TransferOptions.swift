@@ -12,7 +12,8 @@ enum TransferOptions {
         .init(name: "--max-redirs", valueName: "N", help: "Follow at most N redirects per request (default: 10)."),
         .init(name: "--location-trusted", valueName: nil, help: "Send credentials to other hosts on redirects too."),
         .init(name: "--retry", valueName: "N", help: "Send a request up to N more times after a transport error or a 502/503/504."),
-        .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format) and save them there after the run."),
+        .init(name: "--cookie-jar", valueName: "FILE", help: "Load cookies from FILE (Netscape format, or Newman's JSON) and save them there after the run."),
+        .init(name: "--export-cookie-jar", valueName: "FILE", help: "After the run, write its cookies to FILE as Newman does (tough-cookie JSON)."),
         .init(name: "--insecure", valueName: nil, help: "Do not verify TLS certificates (like curl -k).", short: "-k"),
         .init(name: "--cacert", valueName: "FILE", help: "Verify TLS servers with the CA certificates in FILE (PEM)."),
         .init(name: "--cert", valueName: "FILE", help: "TLS client certificate (PEM)."),
@@ -30,6 +31,8 @@ enum TransferOptions {
         var options: ExecutorOptions
         var redirects: RedirectPolicy
         var retries: Int
+        /// Absolute paths to write the run's cookies to in Newman's format after it (`CookieJarExport`).
+        var newmanCookieJars: [String] = []
     }
 
     /// Reads the options above from `arguments`; file paths are made absolute from the current folder.
@@ -37,8 +40,9 @@ enum TransferOptions {
     ///   `InputError` for a `--cookie-jar` that is not a cookie jar (`CookieJarCheck`); `UsageError` for one
     ///   that is reqrun's own file (`ReportRequest.refuseOwnFile`); those of `ClientCertificateOptions.parse`.
     static func parse(_ arguments: ParsedArguments, _ spec: CommandSpec) throws -> Settings {
-        try ReportRequest.refuseOwnFiles(["--cookie-jar"], arguments, command: spec)
+        try ReportRequest.refuseOwnFiles(["--cookie-jar", "--export-cookie-jar"], arguments, command: spec)
         if let jar = arguments.value("--cookie-jar") { try CookieJarCheck.check(jar) }
+        if let jar = arguments.value("--export-cookie-jar") { try CookieJarCheck.checkWritable(jar, option: "--export-cookie-jar") }
         if arguments.flag("--http1.1"), arguments.flag("--http2") {
             throw UsageError(message: "give only one of --http1.1 and --http2", command: spec)
         }
@@ -55,11 +59,14 @@ enum TransferOptions {
             insecure: arguments.flag("--insecure"), caFile: path("--cacert"), clientCertificate: path("--cert"),
             clientKey: path("--key"), proxy: arguments.value("--proxy"), cookieJarFile: path("--cookie-jar").map(UserFile.pathForRenamingWriter))
         try ClientCertificateOptions.parse(arguments, spec, into: &options)
+        let newmanCookieJars = try CookieJarExport.prepare(jar: path("--cookie-jar"), written: arguments.value("--cookie-jar"),
+                                                           export: path("--export-cookie-jar"), into: &options)
         if let size = arguments.value("--max-size") { options.maxBodySize = try byteCount(size, option: "--max-size", spec) }
         let redirects = RedirectPolicy(follow: !arguments.flag("--no-follow"),
                                        maximum: try count(arguments.value("--max-redirs"), option: "--max-redirs", spec) ?? 10,
                                        trustLocation: arguments.flag("--location-trusted"))
-        return Settings(options: options, redirects: redirects, retries: try count(arguments.value("--retry"), option: "--retry", spec) ?? 0)
+        return Settings(options: options, redirects: redirects, retries: try count(arguments.value("--retry"), option: "--retry", spec) ?? 0,
+                        newmanCookieJars: newmanCookieJars)
     }
 
     /// A whole number of 0 or more.

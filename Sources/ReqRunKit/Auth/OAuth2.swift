@@ -132,6 +132,7 @@ public final class OAuth2TokenCache: OAuth2TokenSource {
     public init(options: ExecutorOptions) {
         var options = options
         options.cookieJarFile = nil
+        (options.initialCookies, options.keepsCookieStore) = ([], false)
         options.bodySink = nil
         self.options = options
     }

@@ -24,6 +24,9 @@ public final class HTTPExecutor {
     /// Header fields of earlier transfers, reused for identical header bytes.
     private let headerCache = HeaderFieldCache()
 
+    /// With `ExecutorOptions.keepsCookieStore`: the store's cookies (expired ones left out) when `close()` ran.
+    public private(set) var cookiesAtClose: [StoredCookie]?
+
     /// The share handle holding the cookie store (`CurlCookieStore`); nil once closed.
     var cookieShare: UnsafeMutableRawPointer? { share }
 
@@ -33,6 +36,7 @@ public final class HTTPExecutor {
         self.multi = curl_multi_init()
         self.share = curl_share_init()
         _ = reqrun_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        for stored in options.initialCookies { storeCookie(stored.cookie, hostOnly: stored.hostOnly) }
     }
 
     deinit { close() }
@@ -71,6 +75,9 @@ public final class HTTPExecutor {
         inFlight = [:]
         for easy in idleHandles { curl_easy_cleanup(easy) }
         idleHandles = []
+        if options.keepsCookieStore, share != nil {
+            cookiesAtClose = storedCookiesWithScope().map { StoredCookie($0.cookie, hostOnly: $0.hostOnly) }
+        }
         // libcurl writes a cookie jar when a handle with CURLOPT_COOKIEJAR is cleaned up; reused handles were
         // reset, so one handle attached to the shared store writes the run's cookies once, here.
         if let jar = options.cookieJarFile, let share, let writer = curl_easy_init() {

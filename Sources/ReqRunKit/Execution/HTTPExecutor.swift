@@ -37,6 +37,11 @@ public struct ExecutorOptions: Sendable, Equatable {
     public var proxy: String?
     /// A Netscape-format cookie file to load before the run and save after it (`CURLOPT_COOKIEFILE`/`COOKIEJAR`).
     public var cookieJarFile: String?
+    /// Cookies put into the run's store before its first transfer (a Newman cookie jar, `ToughCookieJar`).
+    public var initialCookies: [StoredCookie] = []
+    /// Keep the store's cookies when the executor closes (`HTTPExecutor.cookiesAtClose`), for a jar the
+    /// caller writes (Newman's format).
+    public var keepsCookieStore = false
     /// Let HTTPS transfers wait for an HTTP/2 connection to multiplex on (`CURLOPT_PIPEWAIT`); the runner
     /// sets it for `--parallel` above 1.
     public var multiplexWait: Bool = false

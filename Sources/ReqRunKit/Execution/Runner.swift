@@ -61,7 +61,7 @@ public enum Runner {
         let origins = pipeline.writer.map(\.captureOrigins) ?? CompletedRun.captureOrigins(results)
         return CompletedRun(record: record, file: file, scriptVariables: scheduler.scriptVariables,
                             capturedValues: CompletedRun.values(captured, credentials: Set(scheduler.runSecrets), run: record.id, origins: origins),
-                            requestLimitReached: scheduler.limitReached ? scheduler.limitMessage : nil)
+                            requestLimitReached: scheduler.limitReached ? scheduler.limitMessage : nil, cookies: scheduler.cookiesAtEnd)
     }
 
     /// The variable layers for one request, lowest precedence first.
@@ -126,6 +126,8 @@ public struct CompletedRun: Sendable {
     public var capturedValues: [CapturedValue] = []
     /// Set when `--max-requests` kept a request from being sent: the message (the run then exits 3).
     public var requestLimitReached: String?
+    /// With `ExecutorOptions.keepsCookieStore`: the run's cookie store at its end, for a Newman cookie jar.
+    public var cookies: [StoredCookie]?
 }
 
 /// One request on its way: prepared, possibly redirected or retried.
@@ -193,6 +195,8 @@ private struct Scheduler {
     var stoppedBy: RequestResult?
     var executor: HTTPExecutor?
     var usedLibcurl = false
+    /// With `ExecutorOptions.keepsCookieStore`: the run's cookies at its end.
+    var cookiesAtEnd: [StoredCookie]?
     var lastStart: Date?
     /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
     var fileLayerCache: [UUID: [VariableLayer]] = [:]
@@ -255,6 +259,8 @@ private struct Scheduler {
             report()
         }
         executor?.close()
+        // A run that sent nothing leaves the jar it was given as it was.
+        if configuration.options.keepsCookieStore { cookiesAtEnd = executor?.cookiesAtClose ?? configuration.options.initialCookies }
     }
 
     /// Starts requests in list order whose captured variables are ready, while there is room; after a
