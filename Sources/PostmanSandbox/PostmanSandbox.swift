@@ -82,6 +82,9 @@ public final class PostmanSandbox: RequestScripting {
         if let url = changes?.url { request.url = url }
         if let headers = changes?.headers { request.headers = headers }
         if let body = changes?.body { request.body = .text(body) }
+        if let failure = changes?.authError, outcome.error == nil {
+            outcome.error = "pm.request.auth: the auth a pre-request script set could not be read: \(failure)"
+        }
         // pm.request.auth changed: null when removed (sent without auth), nil from an object without a type (inherits).
         if let changes, changes.authChanged, outcome.error == nil {
             if let node = changes.auth, case .object = node.value {

@@ -3,7 +3,7 @@ import ReqRunKit
 /// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
 /// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
 /// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool, "nextSet": bool,
-/// "next": string or null, "auth"?: Postman auth object or null}` (`auth` only when a pre-request script changed it:
+/// "next": string or null, "auth"?: Postman auth object or null, "authError"?: string}` (`auth` only when a pre-request script changed it:
 /// `SandboxRequestAuth`).
 struct SandboxOutput {
     var assertions: [ScriptAssertion] = []
@@ -18,6 +18,8 @@ struct SandboxOutput {
     /// `pm.request.auth` was changed (`auth`: the new Postman auth object; nil or a JSON null when removed).
     var authChanged = false
     var auth: JSONNode?
+    /// Reading the changed `pm.request.auth` threw: the exception (`Error: boom`).
+    var authError: String?
     /// `pm.execution.skipRequest()` was called.
     var skip = false
     /// `setNextRequest` was called (`next`: its name or id, nil for `null`).
@@ -47,6 +49,7 @@ struct SandboxOutput {
             case "nextSet": nextSet = member.value.bool ?? false
             case "next": next = member.value.string
             case "auth": (authChanged, auth) = (true, member.value)
+            case "authError": authError = member.value.string
             case "headers":
                 guard case .array(let items) = member.value.value else { continue }
                 headers = items.compactMap { item in

@@ -27,7 +27,8 @@ import ReqRunKit
 ///
 /// In a pre-request script a change is handed back when the selected type or its parameters differ at the
 /// end (`"auth"` in `__reqrun.end`'s JSON: `{type, TYPE: [{key, value}]}` or null for removed), and the
-/// sandbox reads it with `PostmanScriptAuth.decode`. In a test script the same API reads the auth that was
+/// sandbox reads it with `PostmanScriptAuth.decode`; an auth object that throws when it is read then (a
+/// getter, a Proxy, a `toJSON`, a cycle) fails the request with the exception (`"authError"`). In a test script the same API reads the auth that was
 /// sent; changing it changes nothing.
 enum SandboxRequestAuth {
     /// The second argument of `__reqrun.begin`: `{"type": TYPE, TYPE: [{"key", "value", "type": "string"}]}`.
@@ -276,7 +277,14 @@ enum SandboxRequestAuth {
     } else {
       auth = descriptor ? descriptor.value : undefined;
     }
-    var now = JSON.stringify(definition(auth));
+    var now;
+    // A script's own object may throw when read (a getter, a Proxy trap, a toJSON, a cycle): its message is
+    // the request's error, and what the scripts did is still reported.
+    try { now = JSON.stringify(definition(auth)); } catch (error) {
+      var reason;
+      try { reason = error instanceof Error ? error.name + ': ' + error.message : String(error); } catch (_) { reason = 'an exception'; }
+      return result.slice(0, -1) + ',"authError":' + JSON.stringify(reason) + '}';
+    }
     if (now === JSON.stringify(definition(state.initial ? JSON.parse(state.initial) : null))) return result;
     return result.slice(0, -1) + ',"auth":' + now + '}';
   };

@@ -171,4 +171,26 @@ extension NewmanCompatEndToEndTests {
         let wrong = try ReqRunBinary.run(["list", "--all"], in: native.url)
         #expect(wrong.stderr.contains(#"collections/own.json:1:27: compat: expected one of "newman", "reqrun", found "postman""#), "\(wrong.stderr)")
     }
+
+    /// `reqrun.json` comes with a cloned repository: a FIFO there is refused instead of blocking the run in
+    /// `open(2)`, and a link to a file outside the workspace is not read (as for `environments/NAME.json`).
+    @Test func workspaceSettingsAreARegularFileInsideTheWorkspace() throws {
+        let fifo = try mixedWorkspace(settings: nil)
+        #expect(mkfifo(fifo.url.appendingPathComponent("reqrun.json").path, 0o600) == 0)
+        let running = try ReqRunBinary.start(["run", "--all", "--dry-run"], in: fifo.url)
+        let timer = DispatchWorkItem { running.send(signal: SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: timer)
+        let blocked = running.finish()
+        timer.cancel()
+        #expect(blocked.status == 2, "\(blocked.stderr)")
+        #expect(blocked.stderr.contains("error: reqrun.json: is a FIFO (named pipe), not a regular file"), "\(blocked.stderr)")
+        let outside = try TemporaryDirectory()
+        let secret = try outside.write("adc.json", #"{"client_secret": "outside-secret-1"}"#)
+        let linked = try mixedWorkspace(settings: nil)
+        try FileManager.default.createSymbolicLink(atPath: linked.url.appendingPathComponent("reqrun.json").path, withDestinationPath: secret.path)
+        let refused = try ReqRunBinary.run(["list", "--all"], in: linked.url)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("error: reqrun.json: ") && refused.stderr.contains("is outside the workspace"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("client_secret"), "\(refused.stderr)")
+    }
 }

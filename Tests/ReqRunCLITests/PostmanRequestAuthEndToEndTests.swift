@@ -235,4 +235,51 @@ import TestSupport
         #expect(plan.stdout.contains("pm.request.auth: auth type 'oauth2' is not computed by reqrun"), "\(plan.stdout)\(plan.stderr)")
         #expect(plan.stdout.contains("# auth / auth / planned\nGET \(base)/get\nAuthorization: ****\n"), "\(plan.stdout)")
     }
+
+    /// An auth object that throws when reqrun reads it as the scripts end (a `toJSON` that throws, a cycle, a
+    /// Proxy put in place with `defineProperty`) fails its request with the exception, and the scripts' console
+    /// lines are kept; the next request runs as usual.
+    @Test func anAuthThatThrowsWhenReadFailsItsRequestClearly() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, _) = try run(Self.collection(auth: nil, variables: ["base": base], items: [
+            Item(name: "toJSON", url: "{{base}}/get", pre: [
+                "console.log('before');",
+                "pm.request.auth = {type: 'bearer', bearer: [{key: 'token', value: {toJSON: function () { throw new Error('boom'); }}}]};"]),
+            Item(name: "cycle", url: "{{base}}/get", pre: [
+                "var o = {}; o.self = o; pm.request.auth = {type: 'bearer', bearer: [{key: 'token', value: o}]};"]),
+            Item(name: "proxy", url: "{{base}}/get", pre: [
+                "Object.defineProperty(pm.request, 'auth', {value: new Proxy({}, {get: function () { throw 'trap'; }})});"]),
+            Item(name: "after", url: "{{base}}/get", test: ["pm.test('sent', () => pm.response.to.have.status(200));"]),
+        ]))
+        #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
+        let prefix = "pm.request.auth: the auth a pre-request script set could not be read: "
+        #expect(record.results[0].error?.message == prefix + "Error: boom")
+        #expect(record.results[0].console == ["before"])
+        #expect(record.results[1].error?.message.hasPrefix(prefix + "TypeError: ") == true, "\(String(describing: record.results[1].error))")
+        #expect(record.results[2].error?.message == prefix + "trap")
+        #expect(record.results.map(\.outcome) == [.scriptError, .scriptError, .scriptError, .response])
+    }
+
+    /// A token a pre-request script put in the auth is a secret even when the request cannot be prepared and
+    /// is not sent (its console lines and error are masked); `--dry-run` masks the passphrase in such a
+    /// request's URL as it does in one that is prepared.
+    @Test func credentialsOfARequestNotPreparedAreMasked() throws {
+        let base = try TestServers.httpbin()
+        let (output, record, dir) = try run(Self.collection(auth: nil, variables: ["base": base], items: [
+            Item(name: "unsent", url: "{{base}}/get/{{missing}}", pre: [
+                "pm.request.auth = {type: 'bearer', bearer: [{key: 'token', value: 'unsent-' + 'token-4417'}]};",
+                "console.log('token', 'unsent-' + 'token-4417');"]),
+        ]))
+        #expect(output.status == 3, "\(output.stdout)\(output.stderr)")
+        #expect(record.results.first?.console == ["token ****"])
+        #expect(!output.stdout.contains("unsent-token-4417"), "\(output.stdout)")
+        try dir.write("collections/auth.json", Self.collection(auth: nil, variables: [:], items: [
+            Item(name: "planned", url: "\(base)/p=pass-phrase-8812/{{missing}}")]))
+        try dir.write("k.key", "x")
+        for format in [[], ["--json"]] {
+            let plan = try ReqRunBinary.run(["run", "--all", "--dry-run", "--key", "k.key", "--ssl-client-passphrase", "pass-phrase-8812"] + format,
+                                            in: dir.url)
+            #expect(plan.stdout.contains("/p=****/") && !plan.stdout.contains("pass-phrase-8812"), "\(plan.stdout)\(plan.stderr)")
+        }
+    }
 }

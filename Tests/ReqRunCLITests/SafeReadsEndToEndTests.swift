@@ -126,13 +126,27 @@ import TestSupport
     }
 
     @Test func aBodyFileReplacedByAFIFOFailsInsteadOfHanging() throws {
+        try expectFIFOBodyFails(#"{"name": "up", "method": "PUT", "url": "URL", "bodyFile": "data.bin"}"#)
+    }
+
+    /// EdgeGrid and OAuth 1.0a's body hash read a body file before it is sent: that read, too, must not block
+    /// on a file replaced by a FIFO.
+    @Test(arguments: [#"{"type": "edgegrid", "accessToken": "akab-a", "clientToken": "akab-c", "clientSecret": "s"}"#,
+                      #"{"type": "oauth1", "consumerKey": "k", "consumerSecret": "s", "includeBodyHash": true}"#])
+    func aBodyFileHashedForASignatureAndReplacedByAFIFOFailsInsteadOfHanging(auth: String) throws {
+        try expectFIFOBodyFails(#"{"name": "up", "method": "POST", "url": "URL", "bodyFile": "data.bin", "auth": "# + auth + "}")
+    }
+
+    /// Runs a slow request and then `request` (its `URL` replaced by httpbin's `/anything`), whose body file
+    /// `data.bin` is replaced by a FIFO while the first one runs: the second must fail, not hang.
+    private func expectFIFOBodyFails(_ request: String) throws {
         let dir = try TemporaryDirectory()
         let base = try TestServers.httpbin()
         let data = try dir.write("collections/data.bin", "payload").path
         try dir.write("collections/t.json", """
             {"name": "T", "groups": [{"name": "g", "requests": [
               {"name": "slow", "url": "\(base)/delay/1"},
-              {"name": "up", "method": "PUT", "url": "\(base)/anything", "bodyFile": "data.bin"}
+              \(request.replacingOccurrences(of: "\"URL\"", with: "\"\(base)/anything\""))
             ]}]}
             """)
         let running = try ReqRunBinary.start(["run", "--all", "--timeout", "5"], in: dir.url)

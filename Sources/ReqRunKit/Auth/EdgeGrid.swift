@@ -79,10 +79,7 @@ enum EdgeGridSigner {
         let bytes: [UInt8]
         switch prepared.body {
         case .bytes(let content)?: bytes = Array(content.prefix(limit))
-        case .file(let path)?:
-            guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-            defer { try? handle.close() }
-            bytes = Array((try? handle.read(upToCount: limit)) ?? Data())
+        case .file(let path)?: bytes = BodyFile.contents(path, upTo: limit) ?? []
         case .multipart?, nil: return ""
         }
         return bytes.isEmpty ? "" : Data(Signing.digest(.sha256, bytes)).base64EncodedString()

@@ -208,7 +208,7 @@ enum OAuth1Signer {
 
     /// The content of a file body (for body hashes), or nothing.
     static func fileBytes(_ prepared: PreparedRequest) -> [UInt8] {
-        guard case .file(let path)? = prepared.body, let data = FileManager.default.contents(atPath: path) else { return [] }
-        return Array(data)
+        guard case .file(let path)? = prepared.body else { return [] }
+        return BodyFile.contents(path) ?? []
     }
 }

@@ -114,7 +114,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             }
             switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
             case .failure(let failure):
-                secrets = Runner.secretsOfUnprepared(request, scope)
+                secrets += Runner.secretsOfUnprepared(request, scope, auth: request.auth ?? reference.effectiveAuth)
                 entry.error = failure.description
                 if failure.isSkip {
                     entry.skipped = true

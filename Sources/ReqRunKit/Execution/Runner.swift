@@ -89,10 +89,13 @@ public enum Runner {
 
     /// The secrets of a request that could not be prepared (`RequestPreparation.prepare` failed): the scope's,
     /// and the user information of its URL as written and as resolved, since the URL is shown as written and
-    /// a message may quote it (an invalid port). The run, `--dry-run` and `show --curl` mask with these.
-    public static func secretsOfUnprepared(_ request: Request, _ scope: VariableScope) -> [String] {
+    /// a message may quote it (an invalid port); and the credentials of `auth` that resolve (a token a
+    /// pre-request script put there is a secret even when the request is not sent). The run, `--dry-run` and
+    /// `show --curl` mask with these.
+    public static func secretsOfUnprepared(_ request: Request, _ scope: VariableScope, auth: Auth? = nil) -> [String] {
         let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
-        return scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url)
+        let credentials = (auth?.secretTemplates ?? []).compactMap { try? scope.resolve($0, field: "auth") }.filter { !$0.isEmpty }
+        return scope.secretValues() + CredentialSecrets.inURL(resolved) + CredentialSecrets.inURL(request.url) + credentials
     }
 
     private static func dictionary(_ variables: [Variable]) -> [String: String] {
@@ -379,7 +382,7 @@ private struct Scheduler {
             var result = baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
                                     error: ResultError(message: failure.description))
             Self.record(preRequest, in: &result)
-            complete(position, result, secrets: Runner.secretsOfUnprepared(request, scope))
+            complete(position, result, secrets: Runner.secretsOfUnprepared(request, scope, auth: request.auth ?? reference.effectiveAuth))
         case .success(let prepared) where prepared.isWebSocket:
             learnSecrets(prepared.secrets)
             usedLibcurl = true

@@ -39,6 +39,17 @@ enum BodyFile {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return .success(fd)
     }
+
+    /// The first `limit` bytes (every byte when nil) of the body file at `path`, opened as `open` opens it, for
+    /// a signature's content hash made before the transfer (EdgeGrid, OAuth 1.0a's `oauth_body_hash`); nil when
+    /// it cannot be sent (a FIFO put there since the collection loaded would block a plain read), and the
+    /// transfer then fails with the reason.
+    static func contents(_ path: String, upTo limit: Int? = nil) -> [UInt8]? {
+        guard case .success(let fd) = open(path) else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let data = try? limit.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()
+        return Array((data ?? nil) ?? Data())
+    }
 }
 
 /// A body file that cannot be sent.

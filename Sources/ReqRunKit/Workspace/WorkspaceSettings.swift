@@ -63,10 +63,20 @@ extension Workspace {
 
     /// The workspace's settings; empty when there is no `reqrun.json`.
     /// - Throws: `InputError` when the file cannot be read (or is larger than an environment may be) or is not
-    ///   valid settings.
+    ///   valid settings; when it is not a regular file (a FIFO would block `open(2)`) or, its symbolic links
+    ///   resolved, lies outside the workspace: it comes with a cloned repository, as `environments/NAME.json`.
     public func settings() throws(InputError) -> WorkspaceSettings {
         let path = settingsFile.path
         guard FileManager.default.fileExists(atPath: path) else { return WorkspaceSettings() }
+        let workspace = FileRoots([root.path]), real = FileRoots.realPath(path)
+        guard workspace.contains(real) else {
+            throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: "'\(path)' (\(real)) is outside the workspace: "
+                             + "settings are read only from a file inside \(workspace.folders[0])")
+        }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = BodyFile.kind(info.st_mode) {
+            throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: "is \(kind), not a regular file")
+        }
         switch FileBytes.read(atPath: path, bound: .environment) {
         case .success(let bytes): return try WorkspaceSettings.decode(bytes, file: WorkspaceSettings.fileName)
         case .failure(.tooLarge(let reason)): throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: reason)
