@@ -150,10 +150,15 @@ import TestSupport
             ]}]}
             """)
         let running = try ReqRunBinary.start(["run", "--all", "--timeout", "5"], in: dir.url)
-        // Loaded by now (the collection is tiny); the first request takes a second: replace the file meanwhile.
-        Thread.sleep(forTimeInterval: 0.5)
-        try FileManager.default.removeItem(atPath: data)
-        #expect(mkfifo(data, 0o600) == 0)
+        // The run's record is made once the collection has loaded; the first request takes a second: replace
+        // the file meanwhile, in one rename (a remove and a mkfifo would leave a moment with no file at all).
+        let deadline = Date().addingTimeInterval(10)
+        while (try? FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path))?.isEmpty ?? true,
+              Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(mkfifo(data + ".fifo", 0o600) == 0)
+        #expect(rename(data + ".fifo", data) == 0)
         let finished = DispatchSemaphore(value: 0)
         let output = ReqRunOutputBox()
         DispatchQueue.global().async { output.value = running.finish(); finished.signal() }
