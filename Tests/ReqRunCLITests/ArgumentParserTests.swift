@@ -31,6 +31,42 @@ import Testing
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["extra"], for: noPositional) }
     }
 
+    /// Newman's spellings get reqrun's instead of a near but wrong guess (`--delay-request` was "did you
+    /// mean '--max-requests'?", `--ssl-client-cert` "'--ssl-client-cert-list'?").
+    @Test func newmanOptionsNameReqrunsEquivalent() {
+        func message(_ arguments: [String], _ spec: CommandSpec) -> String? {
+            do { _ = try ArgumentParser.parse(arguments, for: spec); return nil } catch { return error.message }
+        }
+        let run = RunCommand.command.spec, send = SendCommand.command.spec
+        #expect(message(["--all", "--delay-request", "10"], run) == "unknown option '--delay-request'; Newman's '--delay-request MS' is '--pause MS' here")
+        #expect(message(["--ssl-client-cert", "c.pem"], run) == "unknown option '--ssl-client-cert'; Newman's '--ssl-client-cert FILE' is '--cert FILE' here")
+        #expect(message(["--iteration-count", "2"], run) == "unknown option '--iteration-count'; Newman's '--iteration-count N' is '-n, --iterations N' here")
+        #expect(message(["--folder", "Auth"], run) == "unknown option '--folder'; Newman's '--folder NAME' is a NAME argument ('reqrun run NAME…') here")
+        #expect(message(["-r", "junit"], run) == "unknown option '-r'; Newman's '-r KIND' is '--report KIND=FILE' (junit, json, har, html; the console is always on) here")
+        #expect(message(["--environment=e.json"], run) == "unknown option '--environment'; Newman's '--environment FILE' is '-e, --env FILE' here")
+        // Only where the command has the equivalent: `send` has no --iterations and no NAME list.
+        #expect(message(["--iteration-count", "2", "x"], send) == "unknown option '--iteration-count'")
+        #expect(message(["--folder", "Auth", "x"], send) == "unknown option '--folder'")
+        #expect(message(["--ssl-client-key", "k.pem", "x"], send) == "unknown option '--ssl-client-key'; Newman's '--ssl-client-key FILE' is '--key FILE' here")
+        #expect(message(["--expandd"], run) == "unknown option '--expandd'; did you mean '--expanded'?")
+    }
+
+    /// `reqrun send GET URL` (curl's, HTTPie's habit) says what REQUEST is.
+    @Test func sendWithAMethodAndURLSaysWhatRequestIs() {
+        do {
+            _ = try ArgumentParser.parse(["GET", "https://api.example/get"], for: SendCommand.command.spec)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.message == "unexpected argument 'https://api.example/get'; REQUEST is a request of the workspace's collections "
+                    + "(#index, Group/Name or its name), not a method and URL")
+        }
+        do {
+            _ = try ArgumentParser.parse(["login", "extra"], for: SendCommand.command.spec)
+        } catch {
+            #expect(error.message == "unexpected argument 'extra'")
+        }
+    }
+
     @Test func usageLineAndHelpFollowArgumentParserConventions() {
         #expect(spec.usage == "reqrun run [--all] [--var NAME=VALUE ...] [--timeout SECONDS] [GROUP ...]")
         #expect(HelpText.render(spec, width: 100) == """

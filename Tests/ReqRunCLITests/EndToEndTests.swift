@@ -297,6 +297,29 @@ import TestSupport
         #expect(none.stderr.hasSuffix("use --workspace DIR, or make one here with 'reqrun init')\n"), "\(none.stderr)")
     }
 
+    /// `newman run FILE` works from any folder; reqrun's equivalent outside a workspace says how
+    /// (`--workspace .`) instead of only "no workspace found", and then runs the file.
+    @Test func collectionFileOutsideAWorkspaceSaysHowToRunIt() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        _ = try dir.write("shop.postman_collection.json", """
+            {"info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "get", "request": {"method": "GET", "url": "\(httpbin)/get"}}]}
+            """)
+        let named = try ReqRunBinary.run(["run", "shop.postman_collection.json"], in: dir.url)
+        #expect(named.status == 2)
+        #expect(named.stderr.hasSuffix("'reqrun init'); to run a collection file, name it with --collection FILE and add --all "
+                                       + "(and '--workspace .' to run it from this folder)\n"), "\(named.stderr)")
+        let given = try ReqRunBinary.run(["run", "--all", "--collection", "shop.postman_collection.json"], in: dir.url)
+        #expect(given.status == 2)
+        #expect(given.stderr.hasSuffix("'reqrun init'); to run only the --collection files from this folder, add '--workspace .' "
+                                       + "(its .reqrun/ keeps the run records)\n"), "\(given.stderr)")
+        let here = try ReqRunBinary.run(["run", "--all", "--collection", "shop.postman_collection.json", "--workspace", "."], in: dir.url)
+        #expect(here.status == 0, "\(here.stderr)")
+        #expect(here.stdout.contains("1 request: 1 passed"))
+        #expect(dir.exists(".reqrun/runs"))
+    }
+
     @Test func commandLineConventions() throws {
         let dir = try sampleWorkspace()
         let version = try reqrun(["--version"], in: dir)

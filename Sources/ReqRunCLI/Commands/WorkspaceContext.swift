@@ -13,13 +13,28 @@ struct WorkspaceContext {
     /// Locates the workspace from `--workspace` or the current folder, without loading collections.
     static func locate(_ arguments: ParsedArguments) throws -> Workspace {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        guard let dir = arguments.value("--workspace") else { return try Workspace.locate(from: cwd) }
+        guard let dir = arguments.value("--workspace") else {
+            do { return try Workspace.locate(from: cwd) } catch WorkspaceError.notFound(let start, _) {
+                throw WorkspaceError.notFound(start: start, hint: noWorkspaceHint(arguments))
+            }
+        }
         let url = URL(fileURLWithPath: dir, relativeTo: cwd)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw WorkspaceError.noSuchFolder(option: "--workspace", dir)
         }
         return Workspace(root: url)
+    }
+
+    /// For a Newman user's `reqrun run FILE.json` or `run --collection FILE` outside a workspace (`newman run
+    /// FILE` runs from any folder): `--workspace .` makes the current folder the workspace, whose `.reqrun/`
+    /// then holds the run records. nil for other command lines.
+    static func noWorkspaceHint(_ arguments: ParsedArguments) -> String? {
+        if !arguments.all("--collection").isEmpty {
+            return "to run only the --collection files from this folder, add '--workspace .' (its .reqrun/ keeps the run records)"
+        }
+        guard arguments.positionals.contains(where: { $0.hasSuffix(".json") }) else { return nil }
+        return "to run a collection file, name it with --collection FILE and add --all (and '--workspace .' to run it from this folder)"
     }
 
     /// Collection files that did not load, when loaded with `keepingBroken` (`list` shows them with the rest;

@@ -44,7 +44,11 @@ enum ArgumentParser {
             }
             guard let option = spec.options.first(where: { $0.name == name || $0.short == name }) else {
                 var message = "unknown option '\(name)'"
-                if let guess = Suggestion.closest(to: name, among: spec.options.filter { !$0.hidden }.map(\.name)) { message += "; did you mean '\(guess)'?" }
+                if let hint = NewmanOptionHint.hint(for: name, in: spec) {
+                    message += "; \(hint)"
+                } else if let guess = Suggestion.closest(to: name, among: spec.options.filter { !$0.hidden }.map(\.name)) {
+                    message += "; did you mean '\(guess)'?"
+                }
                 throw UsageError(message: message, command: spec)
             }
             name = option.name
@@ -73,7 +77,12 @@ enum ArgumentParser {
                 throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
             }
             if let positional = spec.positional, !positional.repeating, result.positionals.count > 1 {
-                throw UsageError(message: "unexpected argument '\(result.positionals[1])'", command: spec)
+                var message = "unexpected argument '\(result.positionals[1])'"
+                // `reqrun send GET https://…`, as curl or HTTPie take it: send names a request of the workspace.
+                if positional.name == "REQUEST", result.positionals.contains(where: { $0.contains("://") }) {
+                    message += "; REQUEST is a request of the workspace's collections (#index, Group/Name or its name), not a method and URL"
+                }
+                throw UsageError(message: message, command: spec)
             }
             if let positional = spec.positional, !positional.optional, result.positionals.isEmpty {
                 throw UsageError(message: "missing expected argument '\(positional.name)'", command: spec)

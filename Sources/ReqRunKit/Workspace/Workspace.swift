@@ -140,16 +140,17 @@ public struct LoadedCollections: Sendable {
 
 /// Why a workspace or its collections could not be found.
 public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
-    case notFound(start: String)
+    /// `hint`: what to do instead, for the command line that met it (`--collection FILE` outside a workspace).
+    case notFound(start: String, hint: String? = nil)
     case noCollections(folder: String)
     /// `--workspace DIR` (or `--file-root DIR`) names no folder.
     case noSuchFolder(option: String, String)
 
     public var description: String {
         switch self {
-        case .notFound(let start):
+        case .notFound(let start, let hint):
             return "no workspace found at or above \(start) (a workspace is a folder with collections/ or .reqrun/; "
-                + "use --workspace DIR, or make one here with 'reqrun init')"
+                + "use --workspace DIR, or make one here with 'reqrun init')" + (hint.map { "; \($0)" } ?? "")
         case .noSuchFolder(let option, let path):
             return "\(option) \(path): no such folder"
         case .noCollections(let folder):
