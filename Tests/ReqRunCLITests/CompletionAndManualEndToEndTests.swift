@@ -73,7 +73,7 @@ import TestSupport
         #expect(try complete(["reqrun", "run", "--color", ""], in: dir.url) == ["auto", "always", "never"])
         // bash splits --color=al at '='.
         #expect(try complete(["reqrun", "list", "--color", "=", "al"], in: dir.url) == ["always"])
-        #expect(try complete(["reqrun", "run", "--report", ""], in: dir.url) == ["junit=", "json=", "har=", "html="])
+        #expect(try complete(["reqrun", "run", "--report", ""], in: dir.url) == ["junit=", "json=", "har=", "html=", "newman-json="])
         #expect(try complete(["reqrun", "run", "--report", "junit", "=", "coll"], in: dir.url) == ["collections"])
         #expect(try complete(["reqrun", "run", "--shard-by", ""], in: dir.url) == ["group", "request"])
         #expect(try complete(["reqrun", "run", "-e", ""], in: dir.url).prefix(2) == ["local", "staging"])

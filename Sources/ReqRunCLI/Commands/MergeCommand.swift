@@ -18,7 +18,7 @@ enum MergeCommand {
             74 a file could not be written.
             """,
         options: [
-            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report of the merged run: junit, json, har or html (FILE - for standard output).", repeatable: true),
+            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report of the merged run: junit, json, newman-json (Newman's JSON reporter), har or html (FILE - for standard output).", repeatable: true),
             .workspace,
         ],
         positional: .init(name: "RECORD", help: "The shards' run records: files or run ids.", repeating: true, optional: false),

@@ -5,8 +5,9 @@ import ReqRunKit
 struct ReportRequest {
     enum Kind: String, CaseIterable {
         case junit, json, har, html
+        case newmanJSON = "newman-json"
 
-        var fileExtension: String { self == .junit ? "xml" : rawValue }
+        var fileExtension: String { self == .junit ? "xml" : self == .newmanJSON ? "json" : rawValue }
     }
 
     var kind: Kind
@@ -93,6 +94,7 @@ struct ReportRequest {
             case .junit: try JUnitReport.write(reader, to: out)
             case .har: try HARReport.write(reader, to: out)
             case .html: try HTMLReport.write(reader, to: out)
+            case .newmanJSON: try NewmanJSONReport.write(reader, to: out)
             case .json:
                 var head = reader.head
                 head.format = 1  // one document, format 1's shape (as `show --json`)

@@ -28,7 +28,7 @@ enum RunCommand {
             .init(name: "--var", valueName: "NAME=VALUE", help: "Set a variable, over the environment's and collection's values.", repeatable: true),
             .init(name: "--env", valueName: "NAME|FILE", help: "Use environments/NAME.json or FILE for this run (default: the one saved with 'reqrun env use').", short: "-e"),
             .allowEnv,
-            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, har or html (FILE - for standard output).", repeatable: true),
+            .init(name: "--report", valueName: "KIND=FILE", help: "Also write a report: junit, json, newman-json (Newman's JSON reporter), har or html (FILE - for standard output).", repeatable: true),
             .init(name: "--show-secrets", valueName: nil, help: "Show and record secrets instead of ****."),
             .init(name: "--delay", valueName: "MS", help: "Start each request MS milliseconds after the one before it started (one at a time only)."),
             .init(name: "--pause", valueName: "MS", help: "Wait MS milliseconds before sending each request."),
