@@ -26,6 +26,10 @@ final class ResultPipeline: @unchecked Sendable {
     /// The secret values each of `masked` was masked with, so `finish` masks again only where one is new.
     private var maskedWith: [Set<String>] = []
     private let keep: Bool
+    /// The last result's secret values with their set and masker, reused while the next result's are the same
+    /// (they change only when the run learns a secret): a masker spells each value some ten ways, which for a
+    /// 2 MB token a server handed out cost seconds a result. Confined as `masked` is.
+    private var lastSecrets: (values: [String], set: Set<String>, masker: SecretMasker)?
     /// Where each result goes as it is processed (the record), if anywhere.
     let writer: RecordWriter?
     /// When the writer last wrote its buffer (it writes at least every `flushInterval` while the run goes).
@@ -133,9 +137,12 @@ final class ResultPipeline: @unchecked Sendable {
     }
 
     private func process(_ item: Item) {
-        let result = SecretMasker(values: item.secrets, enabled: !showSecrets).mask(item.result)
+        if lastSecrets?.values != item.secrets {
+            lastSecrets = (item.secrets, Set(item.secrets), SecretMasker(values: item.secrets, enabled: !showSecrets))
+        }
+        let (_, secrets, masker) = lastSecrets!
+        let result = masker.mask(item.result)
         onResult(result)
-        let secrets = Set(item.secrets)
         writer?.append(result, encoded: RecordLines.result(result), maskedWith: secrets)
         if keep {
             masked.append(result)
