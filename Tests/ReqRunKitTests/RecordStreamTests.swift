@@ -122,4 +122,34 @@ import Testing
         #expect(try store.prune(keep: 1) == ["20261130-120000-000-0001"])
         #expect(try store.ids() == ["20261201-120000-000-0001"])
     }
+
+    /// `diff` reads its two records on two threads: the rows are those of the same records compared whole,
+    /// and when both records are unreadable, the earlier one's error is the one thrown.
+    @Test func aDiffOfTwoRecordFilesIsTheDiffOfTheRecords() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        func write(_ id: String, _ results: [RequestResult], broken: Bool = false) throws -> URL {
+            let writer = try RecordWriter(store: store, header: header(id))
+            for r in results { writer.append(r, encoded: RecordLines.result(r), maskedWith: []) }
+            if broken { writer.append(results[0], encoded: Array(#"{"index":"#.utf8) + [0x0A], maskedWith: []) }
+            return try writer.finish(endedAt: "e", libcurlVersion: "l", lateSecrets: [], showSecrets: false)
+        }
+        let earlier = (0..<300).map { result($0 % 7, body: "b\($0 % 3)") }
+        let later = (0..<250).map { result(($0 * 3) % 11, outcome: $0 % 5 == 0 ? .transportError : .response) }
+        _ = try write("20261201-120000-000-0001", earlier)
+        _ = try write("20261201-120000-000-0002", later)
+        let diff = try RunDiff(before: store.open("20261201-120000-000-0001"), after: store.open("20261201-120000-000-0002"))
+        let whole = RunDiff(before: try store.load("20261201-120000-000-0001"), after: try store.load("20261201-120000-000-0002"))
+        #expect(diff.rows == whole.rows && diff.rows.count > 300)
+        #expect(diff.rows[1].label == "C › g › n1" && diff.rows[7].label == "C › g › n0 (2)")
+        _ = try write("20261201-120000-000-0003", earlier, broken: true)
+        _ = try write("20261201-120000-000-0004", later, broken: true)
+        #expect {
+            try RunDiff(before: store.open("20261201-120000-000-0003"), after: store.open("20261201-120000-000-0004"))
+        } throws: { error in
+            guard case .unreadable(let file, let reason)? = error as? RunStoreError else { return false }
+            return file.hasSuffix("20261201-120000-000-0003.jsonl") && reason.hasPrefix("line 302: ")
+        }
+    }
 }

@@ -36,22 +36,35 @@ enum DiffCommand {
             terminal.out(json(diff, ignoreTime: ignoreTime))
             return .success
         }
-        terminal.line("\(Terminal.sanitized(diff.before.id)) → \(Terminal.sanitized(diff.after.id))")
+        // One text for all the rows, written out every 64 KiB: not a locked append per line.
+        var text = "\(Terminal.sanitized(diff.before.id)) → \(Terminal.sanitized(diff.after.id))\n"
+        func flush(atLeast limit: Int) {
+            guard text.utf8.count >= limit else { return }
+            terminal.out(text)
+            text.removeAll(keepingCapacity: true)
+        }
         var changed = 0
         for row in diff.rows {
+            flush(atLeast: 1 << 16)
             // A request in only one of the runs: added or removed, nothing to compare.
             if row.before == nil || row.after == nil {
                 changed += 1
                 let added = row.before == nil
-                terminal.line(terminal.styled("\(added ? "+" : "-") \(Terminal.sanitized(row.label))  \(added ? "added" : "removed")", added ? .green : .red))
+                text += terminal.styled("\(added ? "+" : "-") \(Terminal.sanitized(row.label))  \(added ? "added" : "removed")", added ? .green : .red)
+                text += "\n"
                 continue
             }
             var parts = changes(row)
             if !parts.isEmpty { changed += 1 } else if ignoreTime { continue }
-            let mark = parts.isEmpty ? " " : terminal.styled("~", .yellow)
-            if !ignoreTime, let percent = row.timeChangePercent { parts.append(String(format: "time %+.0f%%", percent)) }
-            terminal.line("\(mark) \(Terminal.sanitized(row.label))  \(parts.joined(separator: ", "))")
+            text += parts.isEmpty ? " " : terminal.styled("~", .yellow)
+            text += " "
+            text += Terminal.sanitized(row.label)
+            text += "  "
+            if !ignoreTime, let percent = row.timeChangePercent { parts.append("time " + percentText(percent) + "%") }
+            text += parts.joined(separator: ", ")
+            text += "\n"
         }
+        flush(atLeast: 0)
         terminal.line("\n\(changed) of \(diff.rows.count) request\(diff.rows.count == 1 ? "" : "s") changed")
         return .success
     }
@@ -66,6 +79,14 @@ enum DiffCommand {
             throw RunStoreError.noEarlierRun(after.head.id)
         }
         return (try store.open(ids[position + 1]), after)
+    }
+
+    /// `percent` as `String(format: "%+.0f")` writes it (`+12`, `-0`, `+0`; a half to the even neighbour, as
+    /// C's `printf` rounds the exact value): `String(format:)` per row was 7 % of `diff`'s instructions.
+    static func percentText(_ percent: Double) -> String {
+        let rounded = percent.rounded(.toNearestOrEven)
+        guard rounded.magnitude < 1e15 else { return String(format: "%+.0f", percent) }
+        return (rounded.sign == .minus ? "-" : "+") + String(Int(rounded.magnitude))
     }
 
     /// `status 200 → 500`, `passed → failed`, `body changed`: what changed, time apart.

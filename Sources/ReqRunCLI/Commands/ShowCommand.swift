@@ -49,32 +49,73 @@ enum ShowCommand {
         terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(record.selection.mode))"
                       + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
         let results = reader.results(failedOnly: failedOnly)
-        // Each result's lines go out as one text: not a locked append to the output buffer per line, each
-        // line copied once more to add its line feed.
+        // Each result's lines go out as one text, appended piece by piece: not a locked append to the output
+        // buffer per line, nor a string interpolated and an array joined per field.
         var text = ""
         func line(_ part: String = "") {
             text += part
             text += "\n"
         }
+        let (dim, plain) = terminal.colorOut ? ("\u{1B}[\(Terminal.Style.dim.rawValue)m", "\u{1B}[0m") : ("", "")  // `styled(_, .dim)`
         while let result = try results.nextResult() {
             text.removeAll(keepingCapacity: true)
             line()
             line(ResultLines.lines(result, terminal))
-            line("  " + terminal.styled((["\(result.collection)"] + result.groupPath + [result.name]).map { Terminal.sanitized($0) }
-                .joined(separator: " › ") + (result.iteration.map { "  (iteration \($0 + 1))" } ?? ""), .dim))
+            text += "  "
+            text += dim
+            text += Terminal.sanitized(result.collection)
+            for part in result.groupPath {
+                text += " › "
+                text += Terminal.sanitized(part)
+            }
+            text += " › "
+            text += Terminal.sanitized(result.name)
+            if let iteration = result.iteration {
+                text += "  (iteration "
+                text += String(iteration + 1)
+                text += ")"
+            }
+            text += plain
+            text += "\n"
             if let timings = result.timings {
                 line("  " + VerboseExchange.timingsLine(timings))
             }
             defer { terminal.out(text) }
             guard let response = result.response else { continue }
-            line("  HTTP/\(safe(response.httpVersion)) \(response.status)  from \(safe(response.remoteAddress ?? "?")):\(response.remotePort.map(String.init) ?? "?")")
+            text += "  HTTP/"
+            text += safe(response.httpVersion)
+            text += " "
+            text += String(response.status)
+            text += "  from "
+            text += safe(response.remoteAddress ?? "?")
+            text += ":"
+            text += response.remotePort.map(String.init) ?? "?"
+            text += "\n"
             for header in response.headers {
-                line("  " + Terminal.sanitized("\(header.name): \(header.value)"))
+                // Escaping is scalar by scalar: the name and value escaped apart are the line escaped whole.
+                text += "  "
+                text += Terminal.sanitized(header.name)
+                text += ": "
+                text += Terminal.sanitized(header.value)
+                text += "\n"
             }
-            line("  body: \(response.bodySize) bytes, sha256 \(safe(response.bodySHA256))")
+            text += "  body: "
+            text += String(response.bodySize)
+            text += " bytes, sha256 "
+            text += safe(response.bodySHA256)
+            text += "\n"
             if let decoded = response.body.displayText, !decoded.isEmpty {
-                let body = Terminal.sanitized(decoded, multiline: true)
-                line(body.split(separator: "\n", omittingEmptySubsequences: false).map { "  | \($0)" }.joined(separator: "\n"))
+                // Each line of the body after `  | `; a line feed is one character of its own (a carriage
+                // return before it is escaped), so splitting the bytes splits the characters.
+                var rest = Terminal.sanitized(decoded, multiline: true)[...]
+                text += "  | "
+                while let feed = rest.utf8.firstIndex(of: 0x0A) {
+                    text.append(contentsOf: rest[..<feed])
+                    text += "\n  | "
+                    rest = rest[rest.utf8.index(after: feed)...]
+                }
+                text.append(contentsOf: rest)
+                text += "\n"
                 if response.body.truncated { line("  | … (\(RunRecord.bodyLimit) of \(response.bodySize) bytes kept)") }
             } else if response.body.encoding == "base64" {
                 line("  (binary content: the record keeps it as base64)")
