@@ -190,4 +190,18 @@ import ReqRunKit
         let pre = sandbox.preRequest([script], request: &request, context: Self.context, variables: &variables)
         #expect(pre.error == nil && request.headers.map(\.name) == ["X-A"] && variables.environment["seen"] == "undefined")
     }
+
+    /// The next request starts without the globals a script added, by assignment (enumerable: `Object.keys`)
+    /// or with `Object.defineProperty` (not enumerable: all the names are looked at after such a script).
+    @Test func globalsAScriptAddsAreGoneAtTheNextRequestEnumerableOrNot() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, ["leaked = 1; this.also = 2; Object.defineProperty(this, 'hidden', { value: 3, configurable: true });",
+                           "pm.test('there', () => pm.expect(leaked + also + hidden).to.equal(6));"], variables: &variables)
+        let next = test(sandbox, ["pm.test('gone', () => pm.expect([typeof leaked, typeof also, typeof hidden]).to.eql(['undefined', 'undefined', 'undefined']));",
+                                  "again = 1;"], variables: &variables)
+        #expect(next.assertions.map(\.passed) == [true], "\(next.assertions)")
+        let last = test(sandbox, ["pm.test('gone too', () => pm.expect(typeof again).to.equal('undefined'));"], variables: &variables)
+        #expect(last.assertions.map(\.passed) == [true], "\(last.assertions)")
+    }
 }
