@@ -59,13 +59,17 @@ enum SandboxCookies {
     }
   };
 
+  // pm.cookies, built when a script first reads it.
+  var cookies = reqrun.lazyDescriptor('cookies', function () {
+    var result = list(jarCookies);
+    result.jar = function () { return jar; };
+    return result;
+  });
   var begin = reqrun.begin;
   reqrun.begin = function (json) {
     begin(json);
     jarCookies = [];
-    var cookies = list(jarCookies);
-    cookies.jar = function () { return jar; };
-    global.pm.cookies = cookies;
+    Object.defineProperty(global.pm, 'cookies', cookies);
   };
   // Swift, in test scripts: the jar's cookies for the request's URL.
   reqrun.setCookies = function (json) {

@@ -5,7 +5,7 @@ import ReqRunKit
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
 /// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"}, "location": [NAME],
-/// "data": [{"key", "value"}], "scopes": {NAME: {…}}}`.
+/// "data": [{"key", "value"}], "scopes": {NAME: {…}}, "defines"?}`.
 ///
 /// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
 /// of its own (`JSONNode.appendQuoted(_:to: &String)`), about a third of the hand-off's instructions.
@@ -75,6 +75,10 @@ struct SandboxInput {
         text += ",\"dataJSON\":"
         appendObject(json)
     }
+
+    /// `"defines": true` when a script's text names `defineProperty` (it may add a global that is not
+    /// enumerable, which the next request's clean-up then looks for among all the global object's names).
+    mutating func definesGlobals() { text += ",\"defines\":true" }
 
     /// `"location": [NAME, …]`, `pm.execution.location`'s item names (`ScriptContext.location`).
     mutating func location(_ names: [String]) {

@@ -75,20 +75,31 @@ enum SandboxLoader {
   // undefined when the module's package is missing, so `typeof Buffer` never throws. While a module loads it
   // reads as undefined and stays unloaded, as in Node, which has none of these globals (lodash looks at `_`
   // and `Buffer` when it loads).
+  // The descriptor of each such global is made once for the run and defined again at each request's start.
+  var lazyDescriptors = {};
   function lazy(name, get) {
-    function settle(value) { Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false }); }
-    Object.defineProperty(global, name, {
-      configurable: true, enumerable: false,
-      get: function () {
-        if (loading > 0) return undefined;
-        var value;
-        try { value = get(); } catch (e) { value = undefined; }
-        settle(value);
-        return value;
-      },
-      set: settle
-    });
+    var descriptor = lazyDescriptors[name];
+    if (!descriptor) {
+      var settle = function (value) { Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false }); };
+      descriptor = lazyDescriptors[name] = {
+        configurable: true, enumerable: false,
+        get: function () {
+          if (loading > 0) return undefined;
+          var value;
+          try { value = get(); } catch (e) { value = undefined; }
+          settle(value);
+          return value;
+        },
+        set: settle
+      };
+    }
+    Object.defineProperty(global, name, descriptor);
   }
+  function lodash() { return scriptRequire('lodash'); }
+  function cryptoJS() { return scriptRequire('crypto-js'); }
+  function tv4() { return scriptRequire('tv4'); }
+  function cheerio() { return scriptRequire('cheerio'); }
+  function buffer() { return scriptRequire('buffer').Buffer; }
 
   // Postman's legacy xml2Json (postman-sandbox's xml2Json.js): xml2js with explicitArray false, trim, attributes
   // under `$`, parsed synchronously; a parse error gives undefined, as there.
@@ -144,11 +155,11 @@ enum SandboxLoader {
       loading = 0;
       Object.keys(cache).forEach(function (id) { if (!cache[id].loaded) delete cache[id]; });
       if (validating) { validators = {}; validating = false; }
-      lazy('_', function () { return scriptRequire('lodash'); });
-      lazy('CryptoJS', function () { return scriptRequire('crypto-js'); });
-      lazy('tv4', function () { return scriptRequire('tv4'); });
-      lazy('cheerio', function () { return scriptRequire('cheerio'); });
-      lazy('Buffer', function () { return scriptRequire('buffer').Buffer; });
+      lazy('_', lodash);
+      lazy('CryptoJS', cryptoJS);
+      lazy('tv4', tv4);
+      lazy('cheerio', cheerio);
+      lazy('Buffer', buffer);
     }
   };
 })(this);

@@ -34,10 +34,10 @@ enum SandboxPrelude {
   function scopeMethods(name) {
     return {
       get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
-      set: function (key, value) { state.scopes[name][String(key)] = value; },
-      unset: function (key) { delete state.scopes[name][key]; },
+      set: function (key, value) { keepLegacy(name); state.scopes[name][String(key)] = value; },
+      unset: function (key) { keepLegacy(name); delete state.scopes[name][key]; },
       has: function (key) { return own(state.scopes[name], key); },
-      clear: function () { state.scopes[name] = {}; },
+      clear: function () { keepLegacy(name); state.scopes[name] = {}; },
       toObject: function () { return Object.assign({}, state.scopes[name]); },
       replaceIn: function (template) { return replaceIn(template); }
     };
@@ -447,15 +447,15 @@ enum SandboxPrelude {
   var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
 
   var legacy = {
-    setEnvironmentVariable: function (k, v) { state.scopes.environment[String(k)] = v; },
+    setEnvironmentVariable: function (k, v) { keepLegacy('environment'); state.scopes.environment[String(k)] = v; },
     getEnvironmentVariable: function (k) { return scope('environment').get(k); },
-    clearEnvironmentVariable: function (k) { delete state.scopes.environment[k]; },
-    clearEnvironmentVariables: function () { state.scopes.environment = {}; },
-    setGlobalVariable: function (k, v) { state.scopes.globals[String(k)] = v; },
+    clearEnvironmentVariable: function (k) { keepLegacy('environment'); delete state.scopes.environment[k]; },
+    clearEnvironmentVariables: function () { keepLegacy('environment'); state.scopes.environment = {}; },
+    setGlobalVariable: function (k, v) { keepLegacy('globals'); state.scopes.globals[String(k)] = v; },
     getGlobalVariable: function (k) { return scope('globals').get(k); },
-    clearGlobalVariable: function (k) { delete state.scopes.globals[k]; },
-    clearGlobalVariables: function () { state.scopes.globals = {}; },
-    getResponseHeader: function (name) { return state.response ? state.response.headers.get(name) : undefined; }
+    clearGlobalVariable: function (k) { keepLegacy('globals'); delete state.scopes.globals[k]; },
+    clearGlobalVariables: function () { keepLegacy('globals'); state.scopes.globals = {}; },
+    getResponseHeader: function (name) { var r = currentResponse(); return r ? r.headers.get(name) : undefined; }
   };
 
   // The browsers' atob/btoa on Latin-1 strings (HTML's forgiving-base64), which postman-sandbox provides.
@@ -495,8 +495,9 @@ enum SandboxPrelude {
     replaceIn: function (template) { return replaceIn(template); }
   };
   legacy.getResponseCookie = function (name) {
-    if (!state.response) return undefined;
-    var cookies = state.response.__cookies;
+    var response = currentResponse();
+    if (!response) return undefined;
+    var cookies = response.__cookies;
     for (var i = cookies.length - 1; i >= 0; i--) if (cookies[i].name === name) return cookies[i];
     return undefined;
   };
@@ -541,56 +542,120 @@ enum SandboxPrelude {
   }
   legacy.setNextRequest = setNextRequest;
 
-  var baseline = null;
+  var baseline = null, scanAll = false;
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
 
+  // What a request's scripts may read but seldom all do is built on the first read, once per request (the
+  // same object on every read), from descriptors made once for the run: building every `pm.*` object and
+  // legacy global for every request was most of `begin`'s instructions (callgrind). An assignment replaces
+  // the property with a plain value, as it replaced the value before.
+  // pm.request, built on first read (`requestHooks`: what the later sources add to it, in their order).
+  var requestHooks = [];
+  function currentRequest() {
+    if (state.request === undefined) {
+      // The legacy `request` is the request as it was before any script changed it.
+      if (!own(state.built, ' request')) state.built[' request'] = legacyRequest(state.requestData);
+      state.request = makeRequest(state.requestData);
+      for (var h = 0; h < requestHooks.length; h++) requestHooks[h](state.request);
+    }
+    return state.request;
+  }
+  function currentResponse() {
+    if (state.response === undefined) state.response = state.responseData ? makeResponse(state.responseData) : null;
+    return state.response;
+  }
+  // `target`: the object it is defined on when that is the global object (whose setters get no `this`);
+  // what a global's getter built is kept in `built` under its name after a space, apart from pm's.
+  function lazyDescriptor(name, enumerable, build, target) {
+    var key = target ? ' ' + name : name;
+    return {
+      configurable: true, enumerable: enumerable,
+      get: function () {
+        var built = state.built;
+        if (!own(built, key)) built[key] = build();
+        return built[key];
+      },
+      set: function (value) {
+        Object.defineProperty(target || this, name, { value: value, writable: true, configurable: true, enumerable: enumerable });
+      }
+    };
+  }
+  var pmLazy = {
+    request: { configurable: true, enumerable: true, get: currentRequest,
+               set: function (value) { Object.defineProperty(this, 'request', { value: value, writable: true, configurable: true, enumerable: true }); } },
+    response: { configurable: true, enumerable: true, get: currentResponse,
+                set: function (value) { Object.defineProperty(this, 'response', { value: value, writable: true, configurable: true, enumerable: true }); } },
+    environment: lazyDescriptor('environment', true, function () { return scope('environment'); }),
+    collectionVariables: lazyDescriptor('collectionVariables', true, function () { return scope('collection'); }),
+    globals: lazyDescriptor('globals', true, function () { return scope('globals'); }),
+    execution: lazyDescriptor('execution', true, function () {
+      return { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest,
+               location: __reqrun.location(state.location, function () { return state.place; }) };
+    })
+  };
+  // The legacy globals, as copies made when first read;
+  // `environment` and `globals` show the values as they were at the start, so their copies are made before
+  // a script's first change to them (`keepLegacy`) if no script read them before.
+  function keepLegacy(name) {
+    if ((name === 'environment' || name === 'globals') && !own(state.built, ' ' + name)) state.built[' ' + name] = Object.assign({}, state.scopes[name]);
+  }
+  var globalLazy = {
+    request: lazyDescriptor('request', false, function () { return legacyRequest(state.requestData); }, global),
+    environment: lazyDescriptor('environment', false, function () { return Object.assign({}, state.scopes.environment); }, global),
+    globals: lazyDescriptor('globals', false, function () { return Object.assign({}, state.scopes.globals); }, global),
+    data: lazyDescriptor('data', false, function () { return Object.assign({}, state.scopes.data); }, global),
+    responseHeaders: lazyDescriptor('responseHeaders', false, function () { return currentResponse().headers.toObject(); }, global),
+    responseCookies: lazyDescriptor('responseCookies', false, function () { return currentResponse().__cookies.slice(); }, global)
+  };
+
   global.__reqrun = {
     // For the API in files of their own (SandboxSendRequest).
     internals: { makeResponse: makeResponse, cookieList: cookieList, parseCookies: parseCookies },
+    // Later sources' additions to pm.request, called with it when a script first reads it.
+    onRequest: function (hook) { requestHooks.push(hook); },
+    // A property (of `pm`) built by `build` when first read in a request (made once, defined at each `begin`).
+    lazyDescriptor: function (name, build) { return lazyDescriptor(name, true, build); },
     begin: function (json) {
       var input = JSON.parse(json);
       if (input.fresh && baseline) {
         // A loop rather than forEach: a call from native code per global name was a fifth of the hand-off
-        // (callgrind, interpreter).
-        var names = Object.getOwnPropertyNames(global);
+        // (callgrind, interpreter). What a script adds by assignment (`x = 1`, `this.x = 1`) is enumerable:
+        // `Object.keys` finds it in 4,000 instructions where all 81 names cost 141,000; every name is looked
+        // at after scripts that may have defined one that is not (their text names `defineProperty`).
+        var names = scanAll ? Object.getOwnPropertyNames(global) : Object.keys(global);
         for (var n = 0; n < names.length; n++) {
           if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} }
         }
+        scanAll = false;
       }
+      if (input.defines) scanAll = true;
       restoreTypes(input.scopes);
       input.scopes.data = {};
       (input.data || []).forEach(function (pair) { input.scopes.data[pair.key] = pair.value; });
       Object.keys(input.dataJSON || {}).forEach(function (key) { input.scopes.data[key] = JSON.parse(input.dataJSON[key]); });
       var info = input.info || { iteration: 0, iterationCount: 1 };
-      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {} };
-      state.request = makeRequest(input.request);
-      state.requestData = input.request;
-      state.response = input.response ? makeResponse(input.response) : null;
+      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {},
+                request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
+                location: input.location || [input.request.name] };
       var pm = {
         test: test,
         expect: chai.expect,
         variables: variables,
-        environment: scope('environment'),
-        collectionVariables: scope('collection'),
-        globals: scope('globals'),
-        request: state.request,
-        response: state.response,
         iterationData: iterationData,
-        execution: { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest,
-                     location: __reqrun.location(input.location || [input.request.name], function () { return state.place; }) },
         info: { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
                 requestName: input.request.name, requestId: input.request.id }
       };
+      Object.defineProperties(pm, pmLazy);
       define('pm', pm);
       define('postman', legacy);
       define('console', console);
       define('tests', state.tests);
-      define('request', legacyRequest(input.request));
-      define('environment', Object.assign({}, input.scopes.environment));
-      define('globals', Object.assign({}, input.scopes.globals));
-      define('data', Object.assign({}, input.scopes.data));
+      Object.defineProperty(global, 'request', globalLazy.request);
+      Object.defineProperty(global, 'environment', globalLazy.environment);
+      Object.defineProperty(global, 'globals', globalLazy.globals);
+      Object.defineProperty(global, 'data', globalLazy.data);
       modules.install();
       define('iteration', info.iteration);
       if (!input.response) {
@@ -600,8 +665,8 @@ enum SandboxPrelude {
         define('responseBody', r.body);
         define('responseCode', { code: r.code, name: r.reason, detail: r.reason });
         define('responseTime', r.responseTime);
-        define('responseHeaders', state.response.headers.toObject());
-        define('responseCookies', state.response.__cookies.slice());
+        Object.defineProperty(global, 'responseHeaders', globalLazy.responseHeaders);
+        Object.defineProperty(global, 'responseCookies', globalLazy.responseCookies);
       }
       if (!baseline) {
         baseline = Object.create(null);

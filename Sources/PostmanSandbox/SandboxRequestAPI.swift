@@ -159,15 +159,18 @@ enum SandboxRequestAPI {
       'cannot reach it; use require() for the bundled modules');
   }
 
-  reqrun.begin = function (json) {
-    begin(json);
-    var pm = global.pm;
-    extend(pm.request);
+  var visualizer = reqrun.lazyDescriptor('visualizer', function () {
     var shown = null;
-    pm.visualizer = {
+    return {
       set: function (template, data, options) { shown = { template: template, data: data, options: options }; },
       clear: function () { shown = null; }
     };
+  });
+  reqrun.onRequest(extend);
+  reqrun.begin = function (json) {
+    begin(json);
+    var pm = global.pm;
+    Object.defineProperty(pm, 'visualizer', visualizer);
     pm.vault = vault;
     pm.require = pmRequire;
   };

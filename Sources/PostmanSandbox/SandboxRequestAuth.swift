@@ -225,10 +225,15 @@ enum SandboxRequestAuth {
     return result;
   }
 
+  // The request's auth, kept at `begin`; `auth` and `authorizeUsing` are added when a script first reads
+  // pm.request (the prelude's `onRequest`), so a request whose scripts never read it leaves it untouched.
   reqrun.begin = function (json, authJSON) {
     begin(json);
-    var pm = global.pm, request = pm.request, built, touched = false;
-    var state = { request: request, event: pm.info.eventName, initial: authJSON || null };
+    tracked = { event: global.pm.info.eventName, initial: authJSON || null };
+  };
+  reqrun.onRequest(function (request) {
+    var state = tracked || { event: '', initial: null }, authJSON = state.initial, built, touched = false;
+    state.request = request;
     function get() {
       touched = true;
       if (built === undefined) built = authJSON ? new RequestAuth(JSON.parse(authJSON)) : null;
@@ -263,13 +268,12 @@ enum SandboxRequestAuth {
     state.get = get;
     state.touched = function () { return touched; };
     state.current = function () { return built === undefined ? get() : built === null ? undefined : built; };
-    tracked = state;
-  };
+  });
 
   reqrun.end = function () {
     var result = end(), state = tracked;
     tracked = null;
-    if (!state || state.event !== 'prerequest') return result;
+    if (!state || state.event !== 'prerequest' || !state.request) return result;
     var descriptor = Object.getOwnPropertyDescriptor(state.request, 'auth'), auth;
     if (descriptor && descriptor.get === state.get) {
       if (!state.touched()) return result;

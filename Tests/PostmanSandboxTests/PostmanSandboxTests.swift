@@ -156,4 +156,52 @@ import ReqRunKit
         let outcome = test(sandbox, ["throw 'plain text';"], variables: &variables)
         #expect(outcome.error == "c.json: item[0].event[0] (test): plain text")
     }
+
+    /// `pm.request`, `pm.response`, the scopes' objects and the legacy globals are built when a script first
+    /// reads them (the same object on every read of the request, a new one for the next request), and stay
+    /// assignable; the legacy `environment` and `request` keep the values from before the scripts' changes.
+    @Test func objectsBuiltOnFirstReadKeepPostmansSemantics() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        variables.environment = ["e": "1"]
+        let first = test(sandbox, [
+            "pm.test('same objects', () => { pm.expect(pm.request).to.equal(pm.request); pm.expect(pm.response).to.equal(pm.response);",
+            "  pm.expect(pm.environment).to.equal(pm.environment); pm.expect(responseHeaders).to.equal(responseHeaders);",
+            "  pm.expect(Object.keys(pm)).to.include.members(['request', 'response', 'environment', 'globals', 'execution', 'test']); });",
+            "pm.environment.set('e', '2'); pm.environment.mark = true;",
+            "pm.test('legacy values from the start', () => { pm.expect(environment.e).to.equal('1'); pm.expect(pm.environment.get('e')).to.equal('2');",
+            "  pm.expect(responseHeaders['Content-Type']).to.equal('application/json'); pm.expect(responseCookies).to.eql([]);",
+            "  pm.expect(request.url).to.equal('http://x.invalid/'); pm.expect(pm.request.url.getHost()).to.equal('x.invalid'); });",
+            "responseCookies = 5; pm.response = 'mine'; request = null;",
+            "pm.test('assignable', () => { pm.expect(responseCookies).to.equal(5); pm.expect(pm.response).to.equal('mine'); pm.expect(request).to.equal(null); });",
+        ], variables: &variables)
+        #expect(first.assertions.filter { !$0.passed }.map { "\($0.name): \($0.error ?? "")" } == [])
+        #expect(first.error == nil, "\(first.error ?? "")")
+        #expect(first.assertions.map(\.name) == ["same objects", "legacy values from the start", "assignable"])
+        #expect(variables.environment == ["e": "2"])
+        let next = test(sandbox, [
+            "pm.test('new objects', () => { pm.expect(pm.environment.mark).to.be.undefined; pm.expect(responseCookies).to.eql([]);",
+            "  pm.expect(pm.response.code).to.equal(201); pm.expect(request.url).to.equal('http://x.invalid/'); pm.expect(environment.e).to.equal('2'); });",
+        ], variables: &variables)
+        #expect(next.assertions.map(\.passed) == [true], "\(next.assertions)")
+        var request = Request(url: "http://x.invalid/a")
+        let script = Script(event: .prerequest, source: "pm.request.headers.add({key: 'X-A', value: '1'}); postman.setEnvironmentVariable('seen', String(request.headers['x-a']));",
+                            file: "c.json", fieldPath: "item[0].event[0]")
+        let pre = sandbox.preRequest([script], request: &request, context: Self.context, variables: &variables)
+        #expect(pre.error == nil && request.headers.map(\.name) == ["X-A"] && variables.environment["seen"] == "undefined")
+    }
+
+    /// The next request starts without the globals a script added, by assignment (enumerable: `Object.keys`)
+    /// or with `Object.defineProperty` (not enumerable: all the names are looked at after such a script).
+    @Test func globalsAScriptAddsAreGoneAtTheNextRequestEnumerableOrNot() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, ["leaked = 1; this.also = 2; Object.defineProperty(this, 'hidden', { value: 3, configurable: true });",
+                           "pm.test('there', () => pm.expect(leaked + also + hidden).to.equal(6));"], variables: &variables)
+        let next = test(sandbox, ["pm.test('gone', () => pm.expect([typeof leaked, typeof also, typeof hidden]).to.eql(['undefined', 'undefined', 'undefined']));",
+                                  "again = 1;"], variables: &variables)
+        #expect(next.assertions.map(\.passed) == [true], "\(next.assertions)")
+        let last = test(sandbox, ["pm.test('gone too', () => pm.expect(typeof again).to.equal('undefined'));"], variables: &variables)
+        #expect(last.assertions.map(\.passed) == [true], "\(last.assertions)")
+    }
 }
