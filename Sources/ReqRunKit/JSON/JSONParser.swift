@@ -162,36 +162,11 @@ public struct JSONParser: ~Copyable {
         }
     }
 
-    /// Skips decimal digits; returns how many there were.
-    private mutating func skipDigits() -> Int {
-        let start = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        return index - start
-    }
-
     private mutating func parseNumber() throws(JSONSyntaxError) -> String {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
-            throw error("expected a digit in a number")
-        }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                throw error("a number may not have a leading zero")
-            }
-        } else {
-            _ = skipDigits()
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            if skipDigits() == 0 { throw error("expected a digit after the decimal point") }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            if skipDigits() == 0 { throw error("expected a digit in the exponent") }
-        }
+        let scan = JSONNumberScan.scan(bytes, from: index)
+        index = scan.end
+        if let reason = scan.failure { throw error(reason) }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 

@@ -326,35 +326,11 @@ private struct JSONTapeBuilder: ~Copyable {
         }
     }
 
-    private mutating func skipDigits() -> Int {
-        let start = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        return index - start
-    }
-
     private mutating func number() throws(JSONSyntaxError) {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
-            throw error("expected a digit in a number")
-        }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                throw error("a number may not have a leading zero")
-            }
-        } else {
-            _ = skipDigits()
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            if skipDigits() == 0 { throw error("expected a digit after the decimal point") }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            if skipDigits() == 0 { throw error("expected a digit in the exponent") }
-        }
+        let scan = JSONNumberScan.scan(bytes, from: index)
+        index = scan.end
+        if let reason = scan.failure { throw error(reason) }
         entries.append(JSONTape.Entry(kind: .number, start: UInt32(start), end: UInt32(index)))
     }
 
