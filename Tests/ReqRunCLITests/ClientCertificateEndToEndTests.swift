@@ -166,6 +166,8 @@ import TestSupport
         let cases: [(String, String)] = [
             (#"[{"matches": ["localhost:8443"], "cert": "c.pem"}]"#,
              "error: list.json:1:15: [0].matches[0]: 'localhost:8443' is not a URL match pattern"),
+            (#"[{"matches": ["https://h/*", "https://ci@h/*"], "cert": "c.pem"}]"#,
+             "error: list.json:1:30: [0].matches[1]: 'https://ci@h/*' has user information (user@): a URL match pattern names the host alone"),
             (#"[{"matches": ["https://h/*"], "cert": {"src": "\#(outside.path)/x.pem"}}]"#,
              "error: list.json:1:47: [0].cert.src: '\(outside.path)/x.pem' is outside the workspace"),
             (#"[{"matches": ["https://h/*"], "cert": "missing.pem"}]"#, "error: list.json:1:39: [0].cert: no such file: "),

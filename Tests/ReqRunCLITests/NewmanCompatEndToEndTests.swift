@@ -161,6 +161,15 @@ extension NewmanCompatEndToEndTests {
         let warned = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: typo.url)
         #expect(warned.stderr.contains("reqrun.json: compat: 'collections/legacy.json' is not a collection file of the workspace (no such file)"),
                 "\(warned.stderr)")
+        // Many entries without their file (a renamed folder): one warning with the count and the first three.
+        let renamed = try mixedWorkspace(settings: #"{"compat": {"old/a.json": "newman", "old/b.json": "newman", "old/c.json": "reqrun", "old/d.json": "newman", "old/e.json": "newman"}}"#)
+        let grouped = try ReqRunBinary.run(["list", "--all"], in: renamed.url)
+        #expect(grouped.status == 0, "\(grouped.stderr)")
+        #expect(grouped.stderr == "warning: reqrun.json: compat: 5 entries name no collection file of the workspace (no such file): "
+                + "'old/a.json', 'old/b.json', 'old/c.json' and 2 more\n")
+        let two = try mixedWorkspace(settings: #"{"compat": {"old/a.json": "newman", "old/b.json": "newman"}}"#)
+        #expect(try ReqRunBinary.run(["list", "--all"], in: two.url).stderr
+                == "warning: reqrun.json: compat: 2 entries name no collection file of the workspace (no such file): 'old/a.json' and 'old/b.json'\n")
         let bad = try mixedWorkspace(settings: "{\"compat\": {\n  \"collections/legacy.postman_collection.json\": \"newmann\"}}")
         let refused = try ReqRunBinary.run(["run", "--all"], in: bad.url)
         #expect(refused.status == 2, "\(refused.stderr)")
@@ -177,11 +186,7 @@ extension NewmanCompatEndToEndTests {
     @Test func workspaceSettingsAreARegularFileInsideTheWorkspace() throws {
         let fifo = try mixedWorkspace(settings: nil)
         #expect(mkfifo(fifo.url.appendingPathComponent("reqrun.json").path, 0o600) == 0)
-        let running = try ReqRunBinary.start(["run", "--all", "--dry-run"], in: fifo.url)
-        let timer = DispatchWorkItem { running.send(signal: SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: timer)
-        let blocked = running.finish()
-        timer.cancel()
+        let blocked = try ReqRunBinary.run(["run", "--all", "--dry-run"], in: fifo.url, killedAfter: 15)
         #expect(blocked.status == 2, "\(blocked.stderr)")
         #expect(blocked.stderr.contains("error: reqrun.json: is a FIFO (named pipe), not a regular file"), "\(blocked.stderr)")
         let outside = try TemporaryDirectory()

@@ -47,13 +47,31 @@ import TestSupport
         #expect(output.status == 0)
         // Status checks are the scripts' to make when they run: nothing is translated into expectations.
         #expect(output.stdout.contains("GET  {{base}}/anything/items/{{item}}?full=true  Get item  [scripts: test]\n"))
-        #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script (1 test), run by 'reqrun run' (pre-request scripts also by --dry-run); "
-                + "'reqrun list' marks the requests that had scripts\n")
+        #expect(output.stderr == "warning: collections/shop.postman_collection.json: 1 script (1 test), not run by 'reqrun list' ('reqrun run', 'send' and "
+                + "'ui' run them; 'reqrun list' marks the requests that have their own)\n")
         let json = try ReqRunBinary.run(["list", "--all", "--json"], in: dir.url)
         let tree = try JSONDecoder().decode(OutlineTree.self, from: Data(json.stdout.utf8))
         #expect(tree.collections[0].groups.map(\.name) == ["Items", "Shop"])
         #expect(tree.collections[0].groups[0].id == "0b6c3bb5-5a5e-4f59-8d4e-6c35f0a4a001")
         #expect(tree.collections[0].groups[0].requests[0].skippedScripts == ["test"])
+    }
+
+    /// The scripts warning is given where scripts do not run (list, show --curl) or run in part (a dry run's
+    /// test scripts), never on a run, where they do.
+    @Test func scriptsAreMentionedOnlyWhereTheyAreNotRun() throws {
+        let dir = try workspace()
+        let env = ["--env", "env/local.postman_environment.json", "--var", "name=Ada"]
+        let run = try ReqRunBinary.run(["run", "Items"] + env, in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(!run.stderr.contains("script"), "\(run.stderr)")
+        let dry = try ReqRunBinary.run(["run", "Items", "--dry-run"] + env, in: dir.url)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stderr == "warning: collections/shop.postman_collection.json: 1 test script, not run by --dry-run (pre-request scripts are)\n")
+        let curl = try ReqRunBinary.run(["show", "--curl", "Get item"] + env, in: dir.url)
+        #expect(curl.status == 0, "\(curl.stderr)")
+        #expect(curl.stderr.contains("1 script (1 test), not run by 'reqrun show --curl'"))
+        let expand = try ReqRunBinary.run(["expand", "Items"], in: dir.url)
+        #expect(expand.status == 0 && expand.stderr.isEmpty, "\(expand.stderr)")
     }
 
     @Test func dryRunShowsWhatWouldBeSentAndUndefinedVariablesFail() throws {
@@ -97,6 +115,7 @@ import TestSupport
         try FileManager.default.moveItem(at: source, to: dir.url.appendingPathComponent("shop.postman_collection.json"))
         let first = try ReqRunBinary.run(["import", "shop.postman_collection.json"], in: dir.url)
         #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr == "warning: shop.postman_collection.json: 1 script (1 test), written as the native format's scripts ('reqrun run', 'send' and 'ui' run them)\n")
         #expect(first.stdout.contains("imported 4 requests of 'Shop' to \(dir.url.appendingPathComponent("collections/shop.json").path)"))
         let list = try ReqRunBinary.run(["list", "--all", "--json"], in: dir.url)
         let tree = try JSONDecoder().decode(OutlineTree.self, from: Data(list.stdout.utf8))

@@ -125,6 +125,35 @@ import TestSupport
         #expect(!dir.exists(".reqrun"))
     }
 
+    /// A cloned repository can hold a FIFO where reqrun reads a workspace file (`environments/NAME.json`, a
+    /// collection of `collections/`, a collection's script file): refused with the file's name, never waited
+    /// on (each command is killed after 15 s, and the test then fails on its status).
+    @Test func workspaceFilesThatAreFIFOsAreRefusedInsteadOfBlocking() throws {
+        func finish(_ arguments: [String], in dir: TemporaryDirectory) throws -> ReqRunBinary.Output {
+            try ReqRunBinary.run(arguments, in: dir.url, killedAfter: 15)
+        }
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/t.json", #"{"name": "T", "groups": [{"name": "g", "requests": [{"url": "http://127.0.0.1:9/"}]}]}"#)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("environments"), withIntermediateDirectories: true)
+        #expect(mkfifo(dir.url.appendingPathComponent("environments/dev.json").path, 0o600) == 0)
+        for arguments in [["run", "--all", "--dry-run", "--env", "dev"], ["env", "show", "dev"], ["env", "use", "dev"]] {
+            let output = try finish(arguments, in: dir)
+            #expect(output.status == 2, "\(arguments): \(output.stderr)")
+            #expect(output.stderr == "error: environments/dev.json: is a FIFO (named pipe), not a regular file\n", "\(arguments)")
+        }
+        #expect(mkfifo(dir.url.appendingPathComponent("collections/u.json").path, 0o600) == 0)
+        let list = try finish(["list", "--all"], in: dir)
+        #expect(list.status == 2, "\(list.stderr)")
+        #expect(list.stderr.contains("error: collections/u.json: is a FIFO (named pipe), not a regular file"), "\(list.stderr)")
+        #expect(list.stdout.contains("T"))
+        try FileManager.default.removeItem(at: dir.url.appendingPathComponent("collections/u.json"))
+        try dir.write("collections/s.json", #"{"name": "S", "scripts": {"prerequest": {"file": "pre.js"}}, "groups": []}"#)
+        #expect(mkfifo(dir.url.appendingPathComponent("collections/pre.js").path, 0o600) == 0)
+        let script = try finish(["list", "--all"], in: dir)
+        #expect(script.status == 2, "\(script.stderr)")
+        #expect(script.stderr.contains("pre.js") && script.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(script.stderr)")
+    }
+
     @Test func aBodyFileReplacedByAFIFOFailsInsteadOfHanging() throws {
         try expectFIFOBodyFails(#"{"name": "up", "method": "PUT", "url": "URL", "bodyFile": "data.bin"}"#)
     }

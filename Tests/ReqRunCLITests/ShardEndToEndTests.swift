@@ -92,6 +92,12 @@ import TestSupport
         #expect(lines.filter { $0.hasPrefix(shardIDs[1]) && $0.contains("shard 2/4") }.count == 1)
         let diff = try ReqRunBinary.run(["diff", whole.id, joined.id], in: dir.url)
         #expect(diff.status == 0, "\(diff.stderr)")
+        // Without RUN (or with the merged run alone) the run before the merged one is the single run, not a shard.
+        for arguments in [["diff", "--ignore-time"], ["diff", joined.id, "--ignore-time"]] {
+            let bare = try ReqRunBinary.run(arguments, in: dir.url)
+            #expect(bare.status == 0, "\(bare.stderr)")
+            #expect(bare.stdout.hasPrefix("\(whole.id) → \(joined.id)\n"), "\(arguments): \(bare.stdout.prefix(200))")
+        }
         // The merged run balances the next split by measured time.
         let timed = try ReqRunBinary.run(["run", "--all", "--shard", "1/2", "--shard-timings", joined.id, "--dry-run"], in: dir.url)
         #expect(timed.status == 0, "\(timed.stderr)")

@@ -202,8 +202,17 @@ import Testing
         #expect(all[0].expectations.isEmpty && all[1].expectations.isEmpty)
         #expect(all[0].eventScripts.map(\.event) == [.test, .prerequest, .test])
         #expect(all[1].scripts == nil && all[1].eventScripts.map(\.event) == [.test])
-        let warning = try #require(collection.warnings.first)
-        #expect(warning == "collections/shop.json: 3 scripts (1 pre-request, 2 test), run by 'reqrun run' (pre-request scripts also by --dry-run); 'reqrun list' marks the requests that had scripts")
+        // The count is kept for the command to word (or leave out): no warning of its own.
+        #expect(collection.warnings.isEmpty)
+        let count = try #require(collection.postmanScripts)
+        #expect(count == PostmanScriptCount(preRequest: 1, test: 2))
+        #expect(count.notice(file: "collections/shop.json", use: .notRun(command: "list"))
+                == "collections/shop.json: 3 scripts (1 pre-request, 2 test), not run by 'reqrun list' ('reqrun run', 'send' and 'ui' run them; "
+                + "'reqrun list' marks the requests that have their own)")
+        #expect(count.notice(file: "collections/shop.json", use: .preRequestOnly)
+                == "collections/shop.json: 2 test scripts, not run by --dry-run (pre-request scripts are)")
+        #expect(PostmanScriptCount(preRequest: 2).notice(file: "f.json", use: .preRequestOnly) == nil)
+        #expect(PostmanScriptCount().notice(file: "f.json", use: .notRun(command: "list")) == nil)
     }
 
     /// One long line (a minified snippet, an inline schema) loads in time in proportion to its length.

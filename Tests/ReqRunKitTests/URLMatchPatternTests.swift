@@ -35,6 +35,20 @@ import Testing
     @Test func malformedPatternsAreRefused() {
         for text in ["localhost:8443", "https://h", "wss://h/*", "https://*h/*", "https://a.*.b/*", "https://h:44x/*", "http+*://h/*", "://h/*"] {
             #expect(URLMatchPattern(text) == nil, "\(text)")
+            #expect(URLMatchPattern.refusal(text)?.hasPrefix("'\(text)' is not a URL match pattern: SCHEME://HOST[:PORT]/PATH") == true)
         }
+        #expect(URLMatchPattern.refusal("https://h/*") == nil)
+    }
+
+    /// postman-collection reads `user@h` as the host and never finds it in a URL's host: such a pattern matches
+    /// nothing there, so reqrun refuses it with a reason that says to leave the user out.
+    @Test func patternsWithUserInformationAreRefusedWithTheirReason() {
+        for text in ["https://user@h/*", "https://user:pw@h:8443/*", "*://@h/*"] {
+            #expect(URLMatchPattern(text) == nil, "\(text)")
+            #expect(URLMatchPattern.refusal(text) == "'\(text)' has user information (user@): a URL match pattern names the host alone "
+                    + "(Postman's pattern with it never matches); write SCHEME://HOST[:PORT]/PATH")
+        }
+        // In the path, `@` is a character like any other.
+        #expect(URLMatchPattern("https://h/users/@me") != nil)
     }
 }

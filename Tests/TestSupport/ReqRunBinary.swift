@@ -24,6 +24,16 @@ public enum ReqRunBinary {
         return process.finish()
     }
 
+    /// Runs `reqrun arguments…` as `run` does, killed (SIGKILL) if it has not ended within `seconds`: for a
+    /// command that must not block (on a FIFO, say); the test then fails on the status of the killed process.
+    public static func run(_ arguments: [String], in directory: URL, killedAfter seconds: Double) throws -> Output {
+        let running = try start(arguments, in: directory)
+        let killer = DispatchWorkItem { running.send(signal: SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
+        defer { killer.cancel() }
+        return running.finish()
+    }
+
     /// A started process whose output is collected on background threads (so a full pipe never blocks it).
     public final class Running: @unchecked Sendable {
         let process: Process

@@ -8,7 +8,7 @@ enum DiffCommand {
         abstract: "Compare two runs: status, expectation outcome, body hash and time of each request.",
         discussion: """
             With no RUN: the last two runs (older → newer). With one RUN: that run and the one recorded before
-            it. With two: the first, then the second. Requests are paired by collection, group path and name.
+            it (for a merged run, the one before its shards). With two: the first, then the second. Requests are paired by collection, group path and name.
             Each line shows a status change (200 → 500), an outcome change (passed → failed), each Postman script
             assertion whose outcome changed ('body ok' passed → failed, paired by name), 'body changed' when
             the bodies' SHA-256 differ (compared only when both bodies are text or JSON), and the change of total
@@ -69,16 +69,20 @@ enum DiffCommand {
         return .success
     }
 
-    /// The two records to compare: the last two, RUN and the one before it, or the two named.
+    /// The two records to compare: the last two, RUN and the one before it, or the two named. The run before
+    /// a merged run (`reqrun merge`) is the newest earlier record that is not one of its parts
+    /// (`selection.merged.runs`): its shards hold its own results, split, not the previous run's.
     /// - Throws: `RunStoreError` for an unknown or ambiguous run, or when there is no earlier run.
     static func pair(_ names: [String], _ store: RunStore) throws -> (RecordReader, RecordReader) {
         if names.count == 2 { return (try store.open(names[0]), try store.open(names[1])) }
         let ids = try store.ids()  // newest first
         let after = try store.open(names.first)
-        guard let position = ids.firstIndex(of: after.head.id), position + 1 < ids.count else {
+        let parts = Set(after.head.selection.merged?.runs ?? [])
+        guard let position = ids.firstIndex(of: after.head.id),
+              let earlier = ids[(position + 1)...].first(where: { !parts.contains($0) }) else {
             throw RunStoreError.noEarlierRun(after.head.id)
         }
-        return (try store.open(ids[position + 1]), after)
+        return (try store.open(earlier), after)
     }
 
     /// `percent` as `String(format: "%+.0f")` writes it (`+12`, `-0`, `+0`; a half to the even neighbour, as

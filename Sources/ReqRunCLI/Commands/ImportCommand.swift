@@ -45,6 +45,7 @@ enum ImportCommand {
         let roots = workspace?.fileRoots(allowing: extraRoots) ?? FileRoots(extraRoots)
         let collection = try CollectionDecoder.decode(Array(data), file: path, fileName: source.lastPathComponent,
                                                       files: FileScope(base: source.deletingLastPathComponent().path, roots: roots))
+        if let notice = collection.postmanScripts?.notice(file: path, use: .written) { terminal.warning(notice) }
         collection.warnings.forEach(terminal.warning)
         let target: URL
         if let to = arguments.value("--to") {

@@ -24,7 +24,7 @@ enum ListCommand {
 
     static func run(_ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
         if let kind = arguments.value("--names") { return try names(kind, arguments, terminal) }
-        let context = try WorkspaceContext.load(arguments, keepingBroken: true)
+        let context = try WorkspaceContext.load(arguments, keepingBroken: true, scriptsNotice: .notRun(command: "list"))
         let expansion: Expansion = arguments.flag("--all")
             ? .transient(Outline.allGroupIDs(context.collections))
             : .saved(try context.savedExpansion(terminal))

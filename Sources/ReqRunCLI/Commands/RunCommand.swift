@@ -91,7 +91,8 @@ enum RunCommand {
         defer { HTTPExecutor.awaitPreparation() }
         let rules = try CompatOption.rules(arguments, command.spec)
         // Only --expanded and --all need every collection: NAME... runs from those that load.
-        let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty)
+        let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty,
+                                                scriptsNotice: arguments.flag("--dry-run") ? .preRequestOnly : nil)
         let environment = try context.environment(arguments.value("--env"), terminal)
         var references: [RequestReference]
         var selection: RunSelection

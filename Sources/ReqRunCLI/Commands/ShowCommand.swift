@@ -131,7 +131,7 @@ enum ShowCommand {
     private static func curl(_ target: String, _ arguments: ParsedArguments, _ terminal: Terminal) throws -> ExitCode {
         let overrides = try RunCommand.parseVariables(arguments.all("--var"))
         // As `send`: a request of a collection that loads is shown beside one that does not (a warning each).
-        let context = try WorkspaceContext.load(arguments, keepingBroken: true)
+        let context = try WorkspaceContext.load(arguments, keepingBroken: true, scriptsNotice: .notRun(command: "show --curl"))
         let environment = try context.environment(arguments.value("--env"), terminal)
         let outline = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections)))
         let reference = try context.resolving(terminal) { try RequestResolver.resolve(target, in: outline) }

@@ -42,13 +42,17 @@ struct WorkspaceContext {
     var failures: [InputError] = []
 
     /// Locates the workspace and loads its collections. Loading comes first in every command, so a
-    /// command that fails on input has touched nothing in `.reqrun/`. What loading noticed (a Postman
-    /// collection's scripts that are not run…) is printed on `terminal`'s stderr as warnings.
+    /// command that fails on input has touched nothing in `.reqrun/`. What loading noticed (a header field
+    /// left out, an auth type not computed…) is printed on `terminal`'s stderr as warnings.
+    /// - Parameter scriptsNotice: what the command does with Postman scripts, when it does not run them all
+    ///   (`list`, `show --curl`, `run --dry-run`): each Postman collection with scripts it leaves unrun is one
+    ///   warning more (`PostmanScriptCount.notice`). nil (`run`, `send`, `ui`, `expand`): nothing is said of them.
     /// - Parameter keepingBroken: false for a command that needs every collection (`run --all`, `run
     ///   --expanded`): a file that does not load fails it, with every such file's error
     ///   (`CollectionLoadFailures`, exit 2). True for one that needs only what it names (`list`, `run NAME`,
     ///   `send`, `expand GROUP`): the others load, and the broken ones are in `failures`.
-    static func load(_ arguments: ParsedArguments, warningsTo terminal: Terminal = .standard(), keepingBroken: Bool = false) throws -> WorkspaceContext {
+    static func load(_ arguments: ParsedArguments, warningsTo terminal: Terminal = .standard(), keepingBroken: Bool = false,
+                     scriptsNotice: PostmanScriptCount.Use? = nil) throws -> WorkspaceContext {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
@@ -58,7 +62,10 @@ struct WorkspaceContext {
                                                                   rules: CompatOption.loadingRules(arguments))
         if !keepingBroken, !loaded.failures.isEmpty { throw CollectionLoadFailures(failures: loaded.failures) }
         loaded.warnings.forEach(terminal.warning)
-        for collection in loaded.collections { collection.warnings.forEach(terminal.warning) }
+        for collection in loaded.collections {
+            if let scriptsNotice, let notice = collection.postmanScripts?.notice(file: collection.file, use: scriptsNotice) { terminal.warning(notice) }
+            collection.warnings.forEach(terminal.warning)
+        }
         return WorkspaceContext(workspace: workspace, collections: loaded.collections, fileRoots: workspace.fileRoots(allowing: extraRoots),
                                 failures: loaded.failures)
     }

@@ -9,7 +9,9 @@
 ///
 /// The rules of postman-collection's `UrlMatchPattern` (`lib/url-pattern/url-match-pattern.js`), which follow
 /// Chrome's extension match patterns. Postman's pattern that cannot be read matches nothing; reqrun refuses it
-/// where the list is loaded (`init` returns nil).
+/// where the list is loaded (`init` returns nil). So does a pattern with user information (`https://user@h/*`):
+/// postman-collection reads `user@h` as the host and compares it with the URL's host, which never holds the
+/// user, so it never matches; `https://user:pw@h/*` does not read as a pattern there at all.
 public struct URLMatchPattern: Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
     public let text: String
@@ -21,7 +23,19 @@ public struct URLMatchPattern: Sendable, Equatable, CustomStringConvertible {
     static let allowedSchemes = ["http", "https", "file", "ftp"]
     static let defaultPorts = ["http": "80", "https": "443", "ftp": "21"]
 
-    /// nil when `text` is not a pattern of the form above.
+    /// Why `text` is not a pattern of the form above, with user information as its own case (its message says
+    /// to leave it out); nil when it is one.
+    public static func refusal(_ text: String) -> String? {
+        guard URLMatchPattern(text) == nil else { return nil }
+        if let separator = text.range(of: "://"), text[separator.upperBound...].prefix(while: { $0 != "/" }).contains("@") {
+            return "'\(text)' has user information (user@): a URL match pattern names the host alone (Postman's pattern with "
+                + "it never matches); write SCHEME://HOST[:PORT]/PATH"
+        }
+        return "'\(text)' is not a URL match pattern: SCHEME://HOST[:PORT]/PATH, with * for any "
+            + "scheme, host (or *.domain), port or characters of the path, or <all_urls>"
+    }
+
+    /// nil when `text` is not a pattern of the form above (`refusal` says why).
     public init?(_ text: String) {
         self.text = text
         if text == "<all_urls>" {
@@ -35,6 +49,7 @@ public struct URLMatchPattern: Sendable, Equatable, CustomStringConvertible {
         let rest = text[separator.upperBound...]
         guard let slash = rest.firstIndex(of: "/") else { return nil }
         var authority = rest[..<slash]
+        guard !authority.contains("@") else { return nil }
         var port: String?
         if let colon = authority.firstIndex(of: ":") {
             let digits = authority[authority.index(after: colon)...]

@@ -34,7 +34,7 @@ public struct IterationData: Sendable, Equatable {
         switch FileBytes.read(atPath: url.path, bound: bound) {
         case .failure(.tooLarge(let reason)):
             throw InputError(file: path, location: nil, reason: reason)
-        case .failure(.unreadable):
+        case .failure(.unreadable), .failure(.notRegular):
             throw InputError(file: path, location: nil, reason: FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file")
         case .success(let bytes):
             return bytes

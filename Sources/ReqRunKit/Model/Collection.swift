@@ -21,6 +21,9 @@ public struct RequestCollection: Sendable, Equatable {
     public var warnings: [String]
     /// The collection's own scripts (native `scripts`, Postman `event`); every request's `eventScripts` starts with them.
     public var scripts: [Script] = []
+    /// For a Postman collection, how many scripts it has, for the CLI's warning on a command that does not run
+    /// them all (`PostmanScriptCount.notice`); nil for a native collection.
+    public var postmanScripts: PostmanScriptCount?
     /// The request rules its requests follow: the native `compat` field as read, then what the workspace's
     /// `reqrun.json` or `--compat` sets when it loads (`Workspace.loadCollections`); nil: the run's
     /// (`RunConfiguration.requestRules`).

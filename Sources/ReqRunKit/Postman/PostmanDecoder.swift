@@ -83,6 +83,7 @@ public enum PostmanDecoder {
         var collection = RequestCollection(name: collectionName, id: id, file: file, variables: variables, auth: auth, groups: groups,
                                            warnings: context.warnings.messages(file: file))
         collection.scripts = scripts.scripts
+        collection.postmanScripts = context.warnings.scriptCount
         return collection
     }
 

@@ -54,8 +54,10 @@ enum NativeScripts {
         case .success(let resolved): path = resolved
         case .failure(let refusal): throw error(refusal.reason)
         }
-        switch FileBytes.read(atPath: path, bound: fileBound) {
+        // Checked as a regular file when resolved; opened so that one put there since cannot block either.
+        switch FileBytes.read(atPath: path, bound: fileBound, regularOnly: true) {
         case .failure(.tooLarge(let reason)): throw error("\(written) \(reason)")
+        case .failure(.notRegular(let kind)): throw error("\(written) is \(kind), not a regular file")
         case .failure(.unreadable): throw error("\(written) cannot be read")
         case .success(let bytes):
             guard let text = String(validating: bytes, as: UTF8.self) else { throw error("\(written) is not UTF-8 text") }

@@ -49,10 +49,7 @@ public enum ClientCertificateList {
             }
             for (node, path) in matches {
                 guard case .string(let text) = node.value else { throw reader.error(node, path, "expected a string, found \(node.kindDescription)") }
-                guard let pattern = URLMatchPattern(text) else {
-                    throw reader.error(node, path, "'\(text)' is not a URL match pattern: SCHEME://HOST[:PORT]/PATH, with * for any "
-                                       + "scheme, host (or *.domain), port or characters of the path, or <all_urls>")
-                }
+                guard let pattern = URLMatchPattern(text) else { throw reader.error(node, path, URLMatchPattern.refusal(text) ?? "") }
                 entry.matches.append(pattern)
             }
             entry.certificate = try source(reader, "cert", base: base, roots: roots)

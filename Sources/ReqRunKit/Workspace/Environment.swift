@@ -94,7 +94,8 @@ extension Workspace {
     ///   environment the workspace chose (`environments/NAME.json`, which a repository can carry as a link to
     ///   a credentials file, or the one saved in `.reqrun/state.json`), as for body files (`FileRoots`).
     /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read (or is larger
-    ///   than `FileSizeBound.environment`), lies outside `roots`, or cannot be decoded.
+    ///   than `FileSizeBound.environment`), lies outside `roots`, is not a regular file (a FIFO) when it is
+    ///   `environments/NAME.json` or `roots` is given, or cannot be decoded.
     public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL, within roots: FileRoots? = nil) throws(InputError) -> Environment {
         let isPath = Self.isEnvironmentPath(nameOrPath)
         let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
@@ -103,9 +104,11 @@ extension Workspace {
         if let roots, case .failure(let refusal) = roots.resolve(url.path, from: "/"), FileManager.default.fileExists(atPath: url.path) {
             throw InputError(file: display, location: nil, reason: refusal.reason + ", or name the file with --env FILE")
         }
-        // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not.
-        let read = FileBytes.read(atPath: url.path, bound: .environment)
+        // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not; `environments/NAME.json` and
+        // one the workspace chose (`roots` given) must be a regular file, so that a FIFO there does not block.
+        let read = FileBytes.read(atPath: url.path, bound: .environment, regularOnly: !isPath || roots != nil)
         if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+        if case .failure(let failure) = read, let reason = failure.notRegularReason { throw InputError(file: display, location: nil, reason: reason) }
         guard case .success(let bytes) = read else {
             if !isPath {
                 var reason = "no such environment"

@@ -12,16 +12,31 @@ enum FileBytes {
         case unreadable
         /// It is larger than the bound: `FileSizeBound.refusal`'s reason.
         case tooLarge(String)
+        /// It had to be a regular file and is not: what it is (`a FIFO (named pipe)`, `a folder`: `BodyFile.kind`).
+        case notRegular(String)
+
+        /// `is a FIFO (named pipe), not a regular file` for `notRegular`; nil for the others, whose wording
+        /// each caller chooses.
+        var notRegularReason: String? {
+            if case .notRegular(let kind) = self { return "is \(kind), not a regular file" }
+            return nil
+        }
     }
 
     /// The file's bytes, or why they were not read: a file larger than `bound` is refused before it is read
     /// (by its `fstat` size), a pipe as soon as more than `bound` bytes came.
-    static func read(atPath path: String, bound: FileSizeBound) -> Result<[UInt8], Failure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// - Parameter regularOnly: for a file the workspace names (`collections/*.json`, `environments/NAME.json`,
+    ///   `reqrun.json`, a collection's script file), which a cloned repository may make a FIFO or a device: it is
+    ///   opened with `O_NONBLOCK` (opening a FIFO waits for a writer otherwise, open(2)) and refused unless
+    ///   `fstat` calls it a regular file. False for a file the user named, which may be a pipe (`--env <(…)`).
+    static func read(atPath path: String, bound: FileSizeBound, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { return .failure(.unreadable) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable) }
+        // O_NONBLOCK changes nothing for a regular file's reads.
+        if regularOnly, let kind = BodyFile.kind(info.st_mode) { return .failure(.notRegular(kind)) }
         if let refusal = bound.refusal(size: Int(info.st_size)) { return .failure(.tooLarge(refusal)) }
         // One byte more than the size, so that a file that grew since `fstat` is noticed.
         let room = max(Int(info.st_size), 0) + 1

@@ -82,13 +82,13 @@ public struct Workspace: Sendable {
             urls.append(url)
         }
         var loaded = LoadedCollections()
-        for name in settings.compat.keys.sorted() where !FileManager.default.fileExists(atPath: name.hasPrefix("/") ? name : root.appendingPathComponent(name).path) {
-            loaded.warnings.append("\(WorkspaceSettings.fileName): compat: '\(name)' is not a collection file of the workspace (no such file)")
-        }
+        let missing = settings.compat.keys.sorted().filter { !FileManager.default.fileExists(atPath: $0.hasPrefix("/") ? $0 : root.appendingPathComponent($0).path) }
+        if let warning = Self.missingCompatFilesWarning(missing) { loaded.warnings.append(warning) }
         for url in urls {
             do {
                 let chosen = rules ?? settings.compat[displayPath(url)]
-                var collection = try loadCollection(url, roots: roots, workingDirectory: workingDirectory, rules: chosen ?? .reqrun)
+                var collection = try loadCollection(url, roots: roots, workingDirectory: workingDirectory, rules: chosen ?? .reqrun,
+                                                    regularOnly: files == nil)
                 if let chosen { collection.compat = chosen }
                 loaded.collections.append(collection)
             } catch {
@@ -99,14 +99,29 @@ public struct Workspace: Sendable {
         return loaded
     }
 
-    /// One collection file, its body files checked against `roots`.
+    /// One warning for the `reqrun.json` `compat` entries whose file does not exist (sorted): the entry itself
+    /// for one; for more, their count and the first three (a renamed folder must not flood stderr). nil for none.
+    static func missingCompatFilesWarning(_ missing: [String]) -> String? {
+        guard let first = missing.first else { return nil }
+        let prefix = "\(WorkspaceSettings.fileName): compat: "
+        guard missing.count > 1 else { return prefix + "'\(first)' is not a collection file of the workspace (no such file)" }
+        let shown = missing.prefix(3).map { "'\($0)'" }
+        let named = missing.count > 3 ? shown.joined(separator: ", ") + " and \(missing.count - 3) more"
+                                      : shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+        return prefix + "\(missing.count) entries name no collection file of the workspace (no such file): " + named
+    }
+
+    /// One collection file, its body files checked against `roots`. `regularOnly`: it is one of `collections/`
+    /// (the workspace named it, not the user with `--collection`, which may name a pipe): a FIFO is refused.
     /// - Throws: `InputError` naming the file as `displayPath` shows it.
-    private func loadCollection(_ url: URL, roots: FileRoots, workingDirectory: String?, rules: RequestRules) throws(InputError) -> RequestCollection {
+    private func loadCollection(_ url: URL, roots: FileRoots, workingDirectory: String?, rules: RequestRules,
+                                regularOnly: Bool) throws(InputError) -> RequestCollection {
         let display = displayPath(url)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection) : .failure(.unreadable)
+        let read = exists && !isDirectory.boolValue ? FileBytes.read(atPath: url.path, bound: .collection, regularOnly: regularOnly) : .failure(.unreadable)
         if case .failure(.tooLarge(let reason)) = read { throw InputError(file: display, location: nil, reason: reason) }
+        if case .failure(let failure) = read, let reason = failure.notRegularReason { throw InputError(file: display, location: nil, reason: reason) }
         guard case .success(let bytes) = read else {
             let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
             let reason = !exists ? (dangling ? "is a symbolic link to a file that does not exist" : "no such file")

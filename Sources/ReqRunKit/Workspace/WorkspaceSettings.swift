@@ -73,14 +73,10 @@ extension Workspace {
             throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: "'\(path)' (\(real)) is outside the workspace: "
                              + "settings are read only from a file inside \(workspace.folders[0])")
         }
-        var info = stat()
-        if stat(path, &info) == 0, let kind = BodyFile.kind(info.st_mode) {
-            throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: "is \(kind), not a regular file")
-        }
-        switch FileBytes.read(atPath: path, bound: .environment) {
+        switch FileBytes.read(atPath: path, bound: .environment, regularOnly: true) {
         case .success(let bytes): return try WorkspaceSettings.decode(bytes, file: WorkspaceSettings.fileName)
         case .failure(.tooLarge(let reason)): throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: reason)
-        case .failure: throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: "cannot be read")
+        case .failure(let failure): throw InputError(file: WorkspaceSettings.fileName, location: nil, reason: failure.notRegularReason ?? "cannot be read")
         }
     }
 }
