@@ -416,9 +416,25 @@ private struct JSONTapeBuilder: ~Copyable {
         return i
     }
 
+    /// A string from its opening quote. Most strings of a record (keys, numbers' neighbours, URLs) are one
+    /// plain ASCII run up to their closing quote: that case is taken here, inlined, and anything else (an
+    /// escape, a byte of 0x80 or more, a control, the end of the text) by `checkedString` from the start.
+    @inline(__always)
+    private mutating func string() throws(JSONSyntaxError) {
+        let start = index + 1
+        var nonASCII = false
+        let end = plainRunEnd(from: start, nonASCII: &nonASCII)
+        if !nonASCII, end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            try push(JSONTape.Entry(kind: .string, start: UInt32(start), end: UInt32(end)))
+            index = end + 1
+            return
+        }
+        try checkedString()
+    }
+
     /// A string from its opening quote: plain runs found eight bytes at a time (`plainRunEnd`), escapes
     /// and UTF-8 checked as `JSONParser` checks them, nothing decoded.
-    private mutating func string() throws(JSONSyntaxError) {
+    private mutating func checkedString() throws(JSONSyntaxError) {
         index += 1
         let start = index
         var nonASCII = false
