@@ -77,6 +77,30 @@ struct RecordFields {
     }
 
     mutating func string(_ key: StaticString) throws(Failure) -> String { try string(key, try required(key)) }
+    /// Appends the text of string field `key` to `out` as UTF-8, without making a `String`.
+    /// - Returns: whether it may hold a character that is not ASCII (a byte of 0x80 or more, or a `\u` escape).
+    mutating func appendString(_ key: StaticString, to out: inout [UInt8]) throws(Failure) -> Bool {
+        let node = try required(key)
+        guard tape.entries[node].kind == .string else { throw mismatch(key, node, "a string") }
+        tape.appendText(node, to: &out)
+        return tape.entries[node].nonASCII
+    }
+    /// Appends each string of array field `key` to `out` as UTF-8, each after `separator`.
+    /// - Returns: whether one may hold a character that is not ASCII (as `appendString`).
+    mutating func appendStrings(_ key: StaticString, separatedBy separator: [UInt8], to out: inout [UInt8]) throws(Failure) -> Bool {
+        let array = try required(key)
+        guard tape.entries[array].kind == .array else { throw mismatch(key, array, "an array") }
+        var nonASCII = false
+        var node = array + 1
+        while node < Int(tape.entries[array].end) {
+            guard tape.entries[node].kind == .string else { throw Self.elementMismatch(tape, node, "a string") }
+            out.append(contentsOf: separator)
+            tape.appendText(node, to: &out)
+            nonASCII = nonASCII || tape.entries[node].nonASCII
+            node += 1
+        }
+        return nonASCII
+    }
     mutating func optionalString(_ key: StaticString) throws(Failure) -> String? {
         guard let node = node(key) else { return nil }
         return try string(key, node)
@@ -174,7 +198,6 @@ struct RecordFields {
             }
         }
         var entries: [JSONTape.Entry] = []
-        entries.reserveCapacity(min(bytes.count / 10, 4096) + 8)  // about one entry per 10 bytes of a result line
         let result = bytes.withUnsafeBufferPointer { text -> Result<T, Failure> in
             do throws(JSONSyntaxError) {
                 try JSONTape.index(text, into: &entries)

@@ -52,11 +52,12 @@ public struct RunDiff: Sendable, Equatable {
     }
 
     /// The fields of a result line a diff reads: building only these is faster than a whole `RequestResult`.
+    /// The request's place is kept as the bytes of its row key, not as strings (`RowKey`).
     struct DiffLine: RecordDecodable {
-        var collection: String
-        var groupPath: [String]
-        var name: String
-        var iteration: Int?
+        /// `Collection › group › name`, then ` [iteration N]` in iterated runs, as UTF-8.
+        var key: [UInt8]
+        /// Whether a part of `key` may hold a character that is not ASCII (then it is normalised to be compared).
+        var nonASCII: Bool
         var outcome: RequestResult.Outcome
         var passed: Bool
         var response: Response?
@@ -76,10 +77,18 @@ public struct RunDiff: Sendable, Equatable {
             var kind: String?
         }
 
+        /// ` › `, between the parts of a key.
+        static let separator: [UInt8] = Array(" › ".utf8)
+
         init(record f: inout RecordFields) throws(RecordFields.Failure) {
             typealias F = RecordFields
-            (collection, groupPath, name) = (try f.string("collection"), try f.strings("groupPath"), try f.string("name"))
-            iteration = try f.optionalInt("iteration")
+            key = []
+            key.reserveCapacity(96)
+            nonASCII = try f.appendString("collection", to: &key)
+            if try f.appendStrings("groupPath", separatedBy: Self.separator, to: &key) { nonASCII = true }
+            key += Self.separator
+            if try f.appendString("name", to: &key) { nonASCII = true }
+            if let iteration = try f.optionalInt("iteration") { Self.appendIteration(iteration, to: &key) }
             let outcomeText = try f.string("outcome")
             guard let outcome = RequestResult.Outcome(rawValue: outcomeText) else { throw F.Failure(reason: "outcome: '\(outcomeText)' is not an outcome") }
             self.outcome = outcome
@@ -95,10 +104,50 @@ public struct RunDiff: Sendable, Equatable {
         }
 
         init(_ r: RequestResult) {
-            (collection, groupPath, name, iteration, outcome, passed) = (r.collection, r.groupPath, r.name, r.iteration, r.outcome, r.passed)
+            key = Array(r.collection.utf8)
+            nonASCII = !r.collection.utf8.allSatisfy { $0 < 0x80 }
+            for part in r.groupPath + [r.name] {
+                key += Self.separator
+                key += part.utf8
+                if !part.utf8.allSatisfy({ $0 < 0x80 }) { nonASCII = true }
+            }
+            if let iteration = r.iteration { Self.appendIteration(iteration, to: &key) }
+            (outcome, passed) = (r.outcome, r.passed)
             response = r.response.map { Response(status: $0.status, bodySHA256: $0.bodySHA256, body: .init(encoding: $0.body.encoding)) }
             timings = r.timings.map { Total(total: $0.total) }
             expectations = r.expectations.map { Expectation(description: $0.description, passed: $0.passed, kind: $0.kind) }
+        }
+
+        /// ` [iteration N]`, N counted from 1.
+        private static func appendIteration(_ iteration: Int, to key: inout [UInt8]) {
+            key += " [iteration ".utf8
+            key += String(iteration + 1).utf8
+            key.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A row key as it is compared: UTF-8 bytes, hashed and compared as bytes (`String`'s hashing and `==` go
+    /// through Unicode normalisation for any key that is not ASCII, and each key holds ` › `). A key whose
+    /// parts are all ASCII is its own normal form; any other is put in Unicode Normalization Form C first
+    /// (Foundation's `precomposedStringWithCanonicalMapping`), so that canonically equivalent keys (`café`
+    /// typed precomposed or with a combining accent, `K` and the Kelvin sign) are equal, as `String ==` has
+    /// them (it compares canonical equivalence). Compatibility equivalents (`ﬁ` and `fi`) stay apart.
+    struct RowKey: Hashable, Sendable {
+        var bytes: [UInt8]
+
+        /// `label`'s key: its bytes, or those of its NFC form when `nonASCII`.
+        init(_ label: [UInt8], nonASCII: Bool) {
+            bytes = nonASCII ? Array(String(decoding: label, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8) : label
+        }
+
+        static func == (a: RowKey, b: RowKey) -> Bool {
+            a.bytes.count == b.bytes.count && a.bytes.withUnsafeBytes { x in
+                b.bytes.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
     }
 
@@ -201,9 +250,10 @@ public struct RunDiff: Sendable, Equatable {
         init(pair: (RecordReader, RecordReader)) { self.pair = pair }
     }
 
-    /// One result of one run: its row key and what is compared.
+    /// One result of one run: its row's label and key (UTF-8) and what is compared.
     private struct Keyed: Sendable {
-        var key: String
+        var label: [UInt8]
+        var key: RowKey
         var side: Side
     }
 
@@ -224,47 +274,39 @@ public struct RunDiff: Sendable, Equatable {
 
     /// One run's results with their row keys, in list order.
     private static func keyed(_ next: () throws -> DiffLine?) rethrows -> [Keyed] {
-        var seen: [String: Int] = [:]
+        var seen: [RowKey: Int] = [:]
         var out: [Keyed] = []
-        while let result = try next() { out.append(Keyed(key: key(result, &seen), side: Side(result))) }
+        while let result = try next() { out.append(keyed(result, &seen)) }
         return out
     }
 
     /// The rows: the earlier run's results in its order, each paired with the later result of the same key,
     /// then the later run's results that have none.
     private mutating func join(_ before: [Keyed], _ after: [Keyed]) {
-        var rowOf: [String: Int] = Dictionary(minimumCapacity: before.count)
+        var rowOf: [RowKey: Int] = Dictionary(minimumCapacity: before.count)
         rows.reserveCapacity(before.count)
         for result in before {
             rowOf[result.key] = rows.count
-            rows.append(Row(label: result.key, before: result.side, after: nil))
+            rows.append(Row(label: String(decoding: result.label, as: UTF8.self), before: result.side, after: nil))
         }
         for result in after {
             if let row = rowOf[result.key] {
                 rows[row].after = result.side
             } else {
-                rows.append(Row(label: result.key, before: nil, after: result.side))
+                rows.append(Row(label: String(decoding: result.label, as: UTF8.self), before: nil, after: result.side))
             }
         }
     }
 
-    /// `Collection › group › name`, ` [iteration N]` in iterated runs, ` (n)` for the n-th with that key.
-    private static func key(_ result: DiffLine, _ seen: inout [String: Int]) -> String {
-        var base = result.collection
-        base.reserveCapacity(base.utf8.count + result.name.utf8.count + result.groupPath.reduce(0) { $0 + $1.utf8.count + 5 } + 24)
-        for part in result.groupPath {
-            base += " › "
-            base += part
-        }
-        base += " › "
-        base += result.name
-        if let iteration = result.iteration {
-            base += " [iteration "
-            base += String(iteration + 1)
-            base += "]"
-        }
-        let n = increment(&seen[base, default: 0])  // one lookup
-        return n == 1 ? base : "\(base) (\(n))"
+    /// The result with its label and key: `Collection › group › name`, ` [iteration N]` in iterated runs,
+    /// ` (n)` for the n-th with that key (counted by `RowKey`, so canonically equivalent keys count together).
+    private static func keyed(_ result: DiffLine, _ seen: inout [RowKey: Int]) -> Keyed {
+        var key = RowKey(result.key, nonASCII: result.nonASCII)
+        let n = increment(&seen[key, default: 0])  // one lookup
+        guard n != 1 else { return Keyed(label: result.key, key: key, side: Side(result)) }
+        let suffix = Array(" (\(n))".utf8)
+        key.bytes += suffix
+        return Keyed(label: result.key + suffix, key: key, side: Side(result))
     }
 
     private static func increment(_ count: inout Int) -> Int {
