@@ -107,14 +107,13 @@ import ReqRunKit
         // Large enough for several 64 KiB chunks, with a name that needs escaping and non-ASCII text.
         let requests = (0..<3000).map { Request(id: "r\($0)", name: "req \"\($0)\" ü", method: "GET", url: "{{base}}/items/\($0)") }
         let group = RequestGroup(id: UUID(), name: "G", requests: requests)
-        let tree = OutlineTree(Outline(collections: [RequestCollection(name: "C", file: "c.json", groups: [group])],
-                                       expansion: .saved([group.id])),
-                               workspace: Workspace(root: URL(fileURLWithPath: "/w")))
+        let outline = Outline(collections: [RequestCollection(name: "C", file: "c.json", groups: [group])], expansion: .saved([group.id]))
+        let workspace = Workspace(root: URL(fileURLWithPath: "/w"))
         var chunks: [[UInt8]] = []
-        tree.writeJSON { chunks.append(Array($0)) }
+        outline.writeJSON(workspace: workspace) { chunks.append(Array($0)) }
         #expect(chunks.count > 1)
         #expect(chunks.allSatisfy { $0.count <= 65_536 })
-        let whole = tree.jsonBytes()
+        let whole = outline.jsonBytes(workspace: workspace)
         #expect(whole.count > 200_000)
         #expect(chunks.flatMap { $0 } == whole)
         #expect(try JSONDecoder().decode(OutlineTree.self, from: Data(whole)).collections[0].groups[0].requests[2999].url == "{{base}}/items/2999")
@@ -125,8 +124,10 @@ import ReqRunKit
         let outer = RequestGroup(id: UUID(), name: "out", requests: [Request(url: "u")], groups: [inner])
         let collections = [RequestCollection(name: "C", id: "c1", file: "collections/c.json", groups: [outer]),
                            RequestCollection(name: "D", file: "d.json", groups: [])]
-        let tree = OutlineTree(Outline(collections: collections, expansion: .saved([outer.id])), workspace: Workspace(root: URL(fileURLWithPath: "/w")))
-        let bytes = tree.jsonBytes()
+        let outline = Outline(collections: collections, expansion: .saved([outer.id]))
+        let workspace = Workspace(root: URL(fileURLWithPath: "/w"))
+        let tree = OutlineTree(outline, workspace: workspace)
+        let bytes = outline.jsonBytes(workspace: workspace)
         #expect(try JSONDecoder().decode(OutlineTree.self, from: Data(bytes)) == tree)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -30,9 +30,8 @@ enum ListCommand {
             : .saved(try context.savedExpansion(terminal))
         let outline = Outline(collections: context.collections, expansion: expansion)
         if arguments.flag("--json") {
-            let tree = OutlineTree(outline, workspace: context.workspace)
-            tree.writeJSON(to: terminal.outBytes)
-            ProcessLifetime.keepUntilExit((context, outline, tree))
+            outline.writeJSON(workspace: context.workspace, to: terminal.outBytes)
+            ProcessLifetime.keepUntilExit((context, outline))
         } else {
             render(outline, terminal, someDidNotLoad: !context.failures.isEmpty)
         }

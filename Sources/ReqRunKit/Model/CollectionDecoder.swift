@@ -181,28 +181,38 @@ public enum CollectionDecoder {
             throw reader.error(reader.optional("method")!, reader.childPath("method"),
                                "'\(method)' is not a valid method (RFC 9110 §9.1: a token such as GET or POST)")
         }
-        var request = Request(id: try reader.optionalString("id"), name: try reader.optionalString("name"), method: method,
-                       url: url, headers: try decodeHeaders(reader), query: try decodeParameters(reader, "query"),
-                       body: try BodyDecoder.decode(reader, base: base), auth: try AuthDecoder.decode(reader),
-                       expectations: try ExpectationDecoder.expectations(reader), captures: try ExpectationDecoder.captures(reader),
-                       timeoutMilliseconds: try decodeTimeout(reader), followRedirects: try decodeBool(reader, "followRedirects"),
-                       maxRedirects: try decodeCount(reader, "maxRedirects"), messages: try WebSocketStepDecoder.decode(reader, base: base))
-        request.poll = try decodePoll(reader)
-        (request.followOriginalMethod, request.followAuthorization) = (try decodeBool(reader, "followOriginalMethod"), try decodeBool(reader, "followAuthorization"))
-        request.insecure = try decodeBool(reader, "insecure")
-        request.disableBodyPruning = try decodeBool(reader, "disableBodyPruning")
-        request.disableCookies = try decodeBool(reader, "disableCookies")
+        let id = try reader.optionalString("id"), name = try reader.optionalString("name")
+        let headers = try decodeHeaders(reader)
+        // The fields of the shared box, made here and boxed once (or not at all when every one is unset), in
+        // the order their errors are looked for.
+        var details = Request.Details()
+        details.query = try decodeParameters(reader, "query")
+        details.body = try BodyDecoder.decode(reader, base: base)
+        details.auth = try AuthDecoder.decode(reader)
+        details.expectations = try ExpectationDecoder.expectations(reader)
+        details.captures = try ExpectationDecoder.captures(reader)
+        details.timeoutMilliseconds = try decodeTimeout(reader)
+        details.followRedirects = try decodeBool(reader, "followRedirects")
+        details.maxRedirects = try decodeCount(reader, "maxRedirects")
+        details.messages = try WebSocketStepDecoder.decode(reader, base: base)
+        details.poll = try decodePoll(reader)
+        details.followOriginalMethod = try decodeBool(reader, "followOriginalMethod")
+        details.followAuthorization = try decodeBool(reader, "followAuthorization")
+        details.insecure = try decodeBool(reader, "insecure")
+        details.disableBodyPruning = try decodeBool(reader, "disableBodyPruning")
+        details.disableCookies = try decodeBool(reader, "disableCookies")
         // Paths only for fields that are there: building one per request cost list --all --json a tenth of its time.
         if let node = reader.optional("tlsDisabledProtocols") {
-            request.tlsDisabledProtocols = try TLSChoice.protocols(node, reader.childPath("tlsDisabledProtocols"), reader)
+            details.tlsDisabledProtocols = try TLSChoice.protocols(node, reader.childPath("tlsDisabledProtocols"), reader)
         }
         if let node = reader.optional("tlsCipherSelection") {
-            request.tlsCipherSelection = try TLSChoice.names(node, reader.childPath("tlsCipherSelection"), reader)
+            details.tlsCipherSelection = try TLSChoice.names(node, reader.childPath("tlsCipherSelection"), reader)
         }
         let scripts = try NativeScripts.decode(reader, base: base)
-        request.eventScripts = inherited + scripts
+        details.eventScripts = inherited + scripts
         // `list` marks a request's own scripts (`[scripts: …]`).
-        if !scripts.isEmpty { request.scripts = SkippedScripts(events: scripts.map(\.event.rawValue)) }
+        if !scripts.isEmpty { details.scripts = SkippedScripts(events: scripts.map(\.event.rawValue)) }
+        let request = Request(id: id, name: name, method: method, url: url, headers: headers, details: details)
         return request
     }
 
@@ -238,6 +248,7 @@ public enum CollectionDecoder {
     }
 
     /// An ordered list of `{"name", "value"}` objects, or an object of name → value (order kept).
+    @inline(__always) // the literal key's code is then made where it is written (FieldReader.optional)
     static func decodeParameters(_ reader: FieldReader, _ key: FieldKey) throws(InputError) -> [Parameter] {
         guard let node = reader.optional(key) else { return [] }
         let path = reader.childPath(key)
@@ -273,6 +284,7 @@ public enum CollectionDecoder {
         return seconds > 0 ? max(1, Int((seconds * 1000).rounded())) : 0
     }
 
+    @inline(__always) // the literal key's code is then made where it is written (FieldReader.optional)
     private static func decodeBool(_ reader: FieldReader, _ key: FieldKey) throws(InputError) -> Bool? {
         guard let node = reader.optional(key) else { return nil }
         guard case .bool(let value) = node.value else {
@@ -281,6 +293,7 @@ public enum CollectionDecoder {
         return value
     }
 
+    @inline(__always) // the literal key's code is then made where it is written (FieldReader.optional)
     private static func decodeCount(_ reader: FieldReader, _ key: FieldKey) throws(InputError) -> Int? {
         guard let node = reader.optional(key) else { return nil }
         guard case .number(let text) = node.value, let value = Int(text), value >= 0 else {

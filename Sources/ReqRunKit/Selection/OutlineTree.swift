@@ -2,6 +2,9 @@ import Foundation
 
 /// The tree `reqrun list --json` prints (documented in the README): every collection, group and request,
 /// with ids and the `expanded` / `visible` flags of the outline it was made from.
+///
+/// `list` writes the same JSON straight from the outline (`Outline.writeJSON(workspace:to:)`) without making
+/// this tree; it stays the shape to decode that JSON into (`Codable`), and what it should say.
 public struct OutlineTree: Codable, Sendable, Equatable {
     public var workspace: String
     /// `saved` (the workspace's expanded set) or `transient` (`--all`: this listing only).
@@ -74,68 +77,6 @@ public struct OutlineTree: Codable, Sendable, Equatable {
             CollectionNode(name: collection.name, id: collection.id, file: collection.file,
                            requestCount: collection.groups.reduce(0) { $0 + $1.requestCount },
                            groups: collection.groups.map { node($0, parents: [], parentVisible: true, parentsExpanded: true) })
-        }
-    }
-}
-
-extension OutlineTree {
-    /// The tree as pretty JSON with sorted keys (the `JSONWriter`, far faster than `JSONEncoder` on a
-    /// 100,000-request workspace), ending in a line feed. Decoding stays with `Codable`.
-    public func jsonBytes() -> [UInt8] {
-        var w = JSONWriter()
-        write(&w)
-        return w.finish()
-    }
-
-    /// The same JSON as `jsonBytes()`, passed to `sink` in order through a 64 KiB buffer. On 100,000
-    /// requests the whole text is 20 MB: building it, growing by doubling, then copying it into an array
-    /// touched about 17,000 fresh pages, two fifths of `list --all --json`'s page faults (`perf record -e
-    /// page-faults`).
-    public func writeJSON(to sink: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var w = JSONWriter(sink: sink)
-        write(&w)
-        w.finishToSink()
-    }
-
-    private func write(_ w: inout JSONWriter) {
-        w.object { w in
-            w.field("collections", collections) { w, c in
-                w.object { w in
-                    w.field("file", c.file)
-                    w.field("groups", c.groups) { w, g in g.write(&w) }
-                    w.field("id", c.id)
-                    w.field("name", c.name)
-                    w.field("requestCount", c.requestCount)
-                }
-            }
-            w.field("expansion", expansion)
-            w.field("workspace", workspace)
-        }
-    }
-}
-
-extension OutlineTree.GroupNode {
-    func write(_ w: inout JSONWriter) {
-        w.object { w in
-            w.field("expanded", expanded)
-            w.field("groups", groups) { w, g in g.write(&w) }
-            w.field("id", id)
-            w.field("idIsDerived", idIsDerived)
-            w.field("name", name)
-            w.field("path", path)
-            w.field("requestCount", requestCount)
-            w.field("requests", requests) { w, r in
-                w.object { w in
-                    w.field("id", r.id)
-                    w.field("index", r.index)
-                    w.field("method", r.method)
-                    w.field("name", r.name)
-                    if let scripts = r.skippedScripts { w.field("skippedScripts", scripts) { w, s in w.string(s) } }
-                    w.field("url", r.url)
-                    w.field("visible", r.visible)
-                }
-            }
-            w.field("visible", visible)
         }
     }
 }
