@@ -42,6 +42,7 @@ public final class PostmanSandbox: RequestScripting {
             // chai's bundled type-detect looks for `self` or `global` when it loads; the prelude deletes it again.
             try engine.evaluate("globalThis.global = globalThis;", name: "reqrun-sandbox.js")
             try engine.evaluate(String(decoding: chai, as: UTF8.self), name: Self.chaiPath)
+            try engine.evaluate(SandboxChaiGuard.source, name: "reqrun-chai-guard.js")
             engine.defineNativeFunction("__reqrunLoad") { arguments in
                 SandboxModules.load(arguments.first ?? "", from: arguments.count > 1 ? arguments[1] : "")
             }

@@ -204,4 +204,41 @@ import ReqRunKit
         let last = test(sandbox, ["pm.test('gone too', () => pm.expect(typeof again).to.equal('undefined'));"], variables: &variables)
         #expect(last.assertions.map(\.passed) == [true], "\(last.assertions)")
     }
+    /// chai's chains keep their meanings and messages with `chai.util.proxify` replaced (`SandboxChaiGuard`): a
+    /// misspelt property is chai's own error with its suggestion, on an assertion, after a chainable method and
+    /// after a method; `then`, `toJSON` and symbols read as before; a plugin's property is guarded too.
+    @Test func chaisChainsKeepTheirMeaningsAndMessages() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let cases = [
+            "pm.expect(1).to.be.ture", "pm.expect(1).to.xyzzyplugh", "pm.expect(1).to.equal.foo", "pm.expect([1]).to.include.foo",
+            "pm.expect(1).to.then; pm.expect(1).to.toJSON; pm.expect(1)[Symbol.toStringTag]; pm.expect(pm.expect(1).to.toString()).to.equal('[object Object]')",
+            "pm.expect(true).to.be.true", "pm.expect(false).to.be.true", "pm.expect(1).not.to.equal(1)", "pm.expect(1).to.not.equal(2)",
+            "pm.expect({a: {b: 1}}).to.deep.equal({a: {b: 1}})", "pm.expect({a: {b: 1}}).to.eql({a: {b: 2}})",
+            "pm.expect({a: {b: 1}}).to.not.eql({a: {b: 1}})", "pm.expect([1, 2, 3]).to.include(2)", "pm.expect([{a: 1}]).to.deep.include({a: 1})",
+            "pm.expect([{a: 1}]).to.include({a: 1})", "pm.expect({a: 1}).to.have.property('a', 1)", "pm.expect({a: 1}).to.have.property('b')",
+            "pm.expect({a: {b: [1]}}).to.have.nested.property('a.b[0]', 2)", "pm.expect([1, 2]).to.have.length.above(1).and.lengthOf(3)",
+            "pm.expect(5, 'custom').to.be.within(1, 3)", "pm.expect('x' in pm.expect(1)).to.be.false",
+            "pm.expect(Object.keys(pm.expect(1))).to.eql(['__flags'])", "pm.response.to.have.status(201).and.be.json",
+            "pm.response.to.have.stauts(201)", "pm.response.to.not.be.ok",
+            "require('chai').use(function (c, u) { c.Assertion.addProperty('shiny', function () { this.assert(u.flag(this, 'object') === 'shiny', 'expected #{this} to be shiny'); }); });"
+                + " pm.expect('shiny').to.be.shiny; pm.expect('dull').to.be.shinny",
+        ]
+        let outcome = test(sandbox, cases.enumerated().map { "pm.test('\($0.offset)', () => { \($0.element); });" }, variables: &variables)
+        #expect(outcome.error == nil)
+        #expect(outcome.assertions.map { "\($0.name) \($0.error ?? "passed")" } == [
+            #"0 Error: Invalid Chai property: ture. Did you mean "true"?"#, "1 Error: Invalid Chai property: xyzzyplugh",
+            #"2 Error: Invalid Chai property: equal.foo. See docs for proper usage of "equal"."#,
+            #"3 Error: Invalid Chai property: foo. Did you mean "to"?"#, "4 passed", "5 passed",
+            "6 AssertionError: expected false to be true", "7 AssertionError: expected 1 to not equal 1", "8 passed", "9 passed",
+            "10 AssertionError: expected { a: { b: 1 } } to deeply equal { a: { b: 2 } }",
+            "11 AssertionError: expected { a: { b: 1 } } to not deeply equal { a: { b: 1 } }", "12 passed", "13 passed",
+            "14 AssertionError: expected [ { a: 1 } ] to include { a: 1 }", "15 passed", "16 AssertionError: expected { a: 1 } to have property 'b'",
+            "17 AssertionError: expected { a: { b: [ 1 ] } } to have nested property 'a.b[0]' of 2, but got 1",
+            "18 AssertionError: expected [ 1, 2 ] to have a length of 3 but got 2", "19 AssertionError: custom: expected 5 to be within 1..3",
+            "20 passed", "21 passed", "22 passed", #"23 Error: Invalid Chai property: stauts. Did you mean "status"?"#,
+            "24 passed",
+            #"25 Error: Invalid Chai property: shinny. Did you mean "shiny"?"#,
+        ])
+    }
 }
