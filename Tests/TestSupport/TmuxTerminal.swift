@@ -21,6 +21,9 @@ public final class TmuxTerminal {
         try tmux(capturing: false, ["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-c", directory.path,
                   "env -u NO_COLOR \(assignments) sh"])
         serverPID = Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        // Keys typed before sh has printed its prompt are echoed first and the prompt lands on the next line, in
+        // front of what the command prints: wait for it, so a screen's lines start where the tests expect.
+        _ = try waitFor("the shell's prompt") { $0.hasPrefix("$") }
     }
 
     /// The server's process, killed outright if `kill-server` cannot reach it.
