@@ -41,6 +41,22 @@ import ReqRunKit
         #expect(names(RequestGroup(id: UUID(), name: "E")) == [])
     }
 
+    /// `RequestSelection` says where each request is; a group whose requests stand between nested groups
+    /// (`itemOrder`, as a Postman folder) keeps its own requests after each nested group, by subscript and by
+    /// iteration alike.
+    @Test func selectionFollowsItemOrderAcrossNestedGroups() {
+        var p = RequestGroup(id: UUID(), name: "P", requests: [Request(url: "x"), Request(url: "y")], groups: [c, d])
+        p.itemOrder = [.group, .request, .group, .request]
+        let outline = Outline(collections: [RequestCollection(name: "col", file: "f", groups: [p, a])], expansion: .saved([p.id, d.id]))
+        let all = outline.allSelection()
+        let expected = ["r3", "x", "r4", "y", "r1", "r2", "r3"]
+        #expect(all.map(\.request.url) == expected && all.indices.map { all[$0].request.url } == expected)
+        #expect(all.map(\.groupPath) == [["P", "C"], ["P"], ["P", "D"], ["P"], ["A"], ["A", "B"], ["A", "B", "C"]])
+        #expect(all.map(\.index) == Array(0..<7))
+        let visible = outline.visibleSelection()
+        #expect(visible.map(\.request.url) == ["x", "r4", "y"] && visible.map(\.index) == [1, 2, 3] && visible[2].request.url == "y")
+    }
+
     @Test func groupSelectionIgnoresExpansionAndKeepsListOrder() {
         let outline = Outline(collections: collections, expansion: .saved([]))
         #expect(urls(outline.requests(underGroups: [b.id])) == ["r2", "r3"])

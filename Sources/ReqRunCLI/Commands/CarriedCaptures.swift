@@ -6,7 +6,7 @@ import ReqRunKit
 /// else provides, each announced on stderr (`token from run 20261201-… (captured by 'login')`).
 enum CarriedCaptures {
     /// Sets `configuration.carriedCaptures` for `references`.
-    static func apply(_ references: [RequestReference], to configuration: inout RunConfiguration, _ context: WorkspaceContext,
+    static func apply(_ references: some Sequence<RequestReference>, to configuration: inout RunConfiguration, _ context: WorkspaceContext,
                       _ terminal: Terminal) {
         let found = EarlierCaptures.carry(into: &configuration, for: references, from: CaptureStore(directory: context.workspace.stateDirectory))
         for value in found { terminal.err(Terminal.sanitized(value.origin) + "\n") }

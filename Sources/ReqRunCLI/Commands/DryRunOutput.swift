@@ -11,7 +11,7 @@ enum DryRunOutput {
     /// selection is one entry and a 64 KiB output buffer: a JSON document of 1,000,000 entries built whole,
     /// as `JSONEncoder` did, took 2.9 GB (issue 17). The JSON is the one `JSONEncoder` wrote with
     /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`, byte for byte (`DryRunEntry.write`).
-    static func run(_ references: [RequestReference], _ configuration: RunConfiguration, scripting: RequestScripting?, json: Bool,
+    static func run(_ references: some Collection<RequestReference>, _ configuration: RunConfiguration, scripting: RequestScripting?, json: Bool,
                     _ terminal: Terminal) throws -> ExitCode {
         var planner = DryRunEntry.Planner(configuration: configuration, scripting: scripting)
         var failed = 0

@@ -94,19 +94,21 @@ enum RunCommand {
         let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty,
                                                 scriptsNotice: arguments.flag("--dry-run") ? .preRequestOnly : nil)
         let environment = try context.environment(arguments.value("--env"), terminal)
-        var references: [RequestReference]
+        // Made one at a time from the collections (`RequestSelection`): a copy of every request costs some
+        // 600 bytes each (issue 17 §1).
+        var references: RequestSelection
         var selection: RunSelection
         if arguments.flag("--all") {
-            references = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections))).allRequests()
+            references = Outline(collections: context.collections, expansion: .transient(Outline.allGroupIDs(context.collections))).allSelection()
             selection = RunSelection(mode: "all")
         } else if arguments.flag("--expanded") {
-            references = Outline(collections: context.collections, expansion: .saved(try context.savedExpansion(terminal))).visibleRequests()
+            references = Outline(collections: context.collections, expansion: .saved(try context.savedExpansion(terminal))).visibleSelection()
             selection = RunSelection(mode: "expanded")
         } else {
             // Groups (the rules of GroupResolver), then collections, then requests: see RunTargetResolver. The
             // named groups run whatever the saved state: a transient expansion of this command only.
             let (targets, selected) = try context.resolving(terminal) { try RunTargetResolver.resolve(arguments.positionals, in: context.collections) }
-            references = selected
+            references = RequestSelection(selected)
             let groups = targets.compactMap { if case .group(let entry) = $0 { entry } else { nil } }
             selection = RunSelection(mode: groups.count == targets.count ? "groups" : "named", groups: groups.map {
                 SelectedGroup(path: $0.displayPath, id: $0.group.id.lowercasedText)
@@ -138,6 +140,8 @@ enum RunCommand {
             CarriedCaptures.apply(references, to: &planned, context, terminal)
             return try DryRunOutput.run(references, planned, scripting: scripting, json: arguments.flag("--json"), terminal)
         }
+        // The run keeps its references (Runner, RunConsole).
+        let referenceArray = Array(references)
         if references.isEmpty, let shard = selection.shard, shard.selected > 0 {
             // More jobs than pieces: this part is empty by the split, not by mistake. It is recorded and exits 0,
             // so that `merge` finds every part (see docs/sharding.md).
@@ -176,20 +180,20 @@ enum RunCommand {
         let historyLimit = try context.historyLimit(terminal)
         _ = try? runs.prune(keep: historyLimit - 1)  // a link there fails the record below
         Interruption.install()
-        let console = RunConsole(references, terminal, detail: detail, iterations: runData.count)
+        let console = RunConsole(referenceArray, terminal, detail: detail, iterations: runData.count)
         console.followsOriginalMethod = configuration.requestRules.followsOriginalMethod
-        console.followsOriginalMethodByCollection = Dictionary(references.map { ($0.collectionName, configuration.requestRules(for: $0).followsOriginalMethod) },
+        console.followsOriginalMethodByCollection = Dictionary(referenceArray.map { ($0.collectionName, configuration.requestRules(for: $0).followsOriginalMethod) },
                                                                uniquingKeysWith: { first, _ in first })
         let started = Date()
         console.start()
-        let run = Runner.run(references, configuration: configuration, workspace: context.workspace, scripting: scripting,
+        let run = Runner.run(referenceArray, configuration: configuration, workspace: context.workspace, scripting: scripting,
                              recordingIn: runs, keepResults: false) { result in
             console.show(result)
         }
         console.finish()
         let record = run.record
         // The collections and their requests are freed by the exit, not one by one (see there).
-        ProcessLifetime.keepUntilExit((run, references, context))
+        ProcessLifetime.keepUntilExit((run, referenceArray, context))
         let file = try run.file!.get()
         CarriedCaptures.remember(run, context, terminal)
         // Wall time: with --parallel the requests' own times overlap.
@@ -222,7 +226,7 @@ enum RunCommand {
 
     /// The process environment that `{{process.env.NAME}}` in `references` may read (`REQRUN_*` and
     /// `--allow-env NAME`), narrowed to the names they use: their values are the run's secrets.
-    static func readableEnvironment(_ arguments: ParsedArguments, _ references: [RequestReference], _ environment: Environment?,
+    static func readableEnvironment(_ arguments: ParsedArguments, _ references: some Sequence<RequestReference>, _ environment: Environment?,
                                     _ overrides: [String: String]) -> ProcessEnvironment {
         ProcessEnvironment(ProcessInfo.processInfo.environment, allowing: Set(arguments.all("--allow-env")))
             .narrowed(to: references, alsoThrough: (environment?.variables ?? []) + overrides.map { Variable(name: $0.key, value: $0.value) })

@@ -56,7 +56,7 @@ enum RunScripting {
     /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,
     /// which runs no test script).
     /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
-    static func sandbox(for references: [RequestReference], limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
+    static func sandbox(for references: some Sequence<RequestReference>, limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
         guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }

@@ -14,7 +14,7 @@ enum ShardOptions {
     /// `--shard` changes nothing.
     /// - Throws: `UsageError` for a bad K/N, `ShardError.crossingCapture` when a capture would cross parts,
     ///   `RunStoreError` when the `--shard-timings` record cannot be read.
-    static func apply(_ arguments: ParsedArguments, _ references: inout [RequestReference], _ selection: inout RunSelection,
+    static func apply(_ arguments: ParsedArguments, _ selected: inout RequestSelection, _ selection: inout RunSelection,
                       environment: Environment?, overrides: [String: String], _ context: WorkspaceContext,
                       command: CommandSpec) throws {
         guard let text = arguments.value("--shard") else {
@@ -42,6 +42,7 @@ enum ShardOptions {
             }
             spec = parsed
         }
+        let references = Array(selected)
         var durations: [Double?]?
         var timingsRun: String?
         if let run = arguments.value("--shard-timings") {
@@ -65,6 +66,6 @@ enum ShardOptions {
         let positions = parts.indices.filter { parts[$0] == spec.k - 1 }
         selection.shard = ShardRecord(k: spec.k, n: spec.n, by: spec.by.rawValue, selected: references.count, positions: positions,
                                       timings: timingsRun)
-        references = positions.map { references[$0] }
+        selected = RequestSelection(positions.map { references[$0] })
     }
 }

@@ -62,10 +62,23 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         /// `fileLayerCache` has it): the requests of one group share them, and making them builds a dictionary
         /// per layer.
         var lastLayers: (group: UUID, layers: [VariableLayer])?
+        /// Without scripts, which may set variables before any request, the scope and its secret values are the
+        /// same for every request of a group: made once for the group (by its id), as `lastLayers`.
+        var lastScope: (group: UUID, scope: VariableScope, secrets: [String])?
+        /// The masker of the last entry and the secrets it masks: most entries have the secrets of the one
+        /// before, and a masker spells each secret in some twenty ways when it is made.
+        var lastMasker: (secrets: [String], masker: SecretMasker)?
 
         public init(configuration: RunConfiguration, scripting: RequestScripting? = nil) {
             self.configuration = configuration
             self.scripting = scripting
+        }
+
+        mutating func masker(_ secrets: [String]) -> SecretMasker {
+            if let last = lastMasker, last.secrets == secrets { return last.masker }
+            let masker = SecretMasker(values: secrets, enabled: !configuration.showSecrets)
+            lastMasker = (secrets, masker)
+            return masker
         }
 
         mutating func fileLayers(_ reference: RequestReference) -> [VariableLayer] {
@@ -84,7 +97,15 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 Runner.scope(fileLayers: layers, configuration, captured: captured, scripts: scripting == nil ? nil : scriptVariables,
                              collectionKey: reference.collectionIndex)
             }
-            var scope = currentScope()
+            var scope: VariableScope
+            var secrets: [String]
+            if scripting == nil, let last = lastScope, last.group == reference.groups.last!.id {
+                (scope, secrets) = (last.scope, last.secrets)
+            } else {
+                scope = currentScope()
+                secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
+                if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
+            }
             var request = reference.request
             var scriptError: String?
             var skippedByScript = false
@@ -96,6 +117,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                                                    context: Runner.scriptContext(reference, configuration, captured: captured),
                                                    variables: &scriptVariables)
                 scope = currentScope()
+                secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
                 scriptError = outcome.error
                 skippedByScript = outcome.skipRequest && outcome.error == nil
                 console = outcome.console
@@ -103,14 +125,13 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                     name: request.name, method: request.method, url: request.url)
             if !console.isEmpty { entry.console = console }
-            var secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
             if skippedByScript {
                 entry.skipped = true
                 scriptError = "a pre-request script called pm.execution.skipRequest()"
             }
             if let scriptError {
                 entry.error = scriptError
-                return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
+                return entry.masked(masker(secrets))
             }
             switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
             case .failure(let failure):
@@ -141,7 +162,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 case nil: break
                 }
             }
-            return entry.masked(SecretMasker(values: secrets, enabled: !configuration.showSecrets))
+            return entry.masked(masker(secrets))
         }
     }
 

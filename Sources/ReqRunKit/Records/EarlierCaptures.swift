@@ -12,16 +12,31 @@ import Foundation
 public enum EarlierCaptures {
     /// The variables `references` use that would be undefined when they are sent in order: not defined by
     /// any layer of `configuration` and not captured by an earlier one of them. Sorted. Pure.
-    public static func missing(_ references: [RequestReference], _ configuration: RunConfiguration) -> [String] {
+    public static func missing(_ references: some Sequence<RequestReference>, _ configuration: RunConfiguration) -> [String] {
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedEarlier: Set<String> = []
         var missing: Set<String> = []
+        // What depends only on the request's group (its id is unique in a workspace), made once for the
+        // requests of a group, not for each (a scope builds a dictionary per layer): the values references
+        // are followed through, each name's references through them, and whether the scope defines a name.
+        var group: (id: UUID, values: [Variable], scope: VariableScope, following: [String: Set<String>], defined: [String: Bool])?
         for reference in references {
-            let used = reference.referencedVariables(alsoThrough: layerValues)
-            let unresolved = used.filter { !$0.hasPrefix("$") && !$0.hasPrefix("process.env.") && !capturedEarlier.contains($0) }
-            if !unresolved.isEmpty {
-                let scope = Runner.scope(for: reference, configuration, captured: VariableLayer.captures())
-                missing.formUnion(unresolved.filter { scope.value($0) == nil })
+            let id = reference.groups.last?.id ?? UUID()
+            if group?.id != id {
+                group = (id, reference.collectionVariables + reference.groups.flatMap(\.variables) + layerValues,
+                         Runner.scope(for: reference, configuration, captured: VariableLayer.captures()), [:], [:])
+            }
+            var used: Set<String> = []
+            for name in reference.directReferences() {
+                if let names = group!.following[name] { used.formUnion(names); continue }
+                let names = RequestReference.following([name], through: group!.values)
+                group!.following[name] = names
+                used.formUnion(names)
+            }
+            for name in used where !name.hasPrefix("$") && !name.hasPrefix("process.env.") && !capturedEarlier.contains(name) {
+                let defined = group!.defined[name] ?? (group!.scope.value(name) != nil)
+                group!.defined[name] = defined
+                if !defined { missing.insert(name) }
             }
             capturedEarlier.formUnion(reference.request.captures.map(\.variable))
         }
@@ -40,7 +55,7 @@ public enum EarlierCaptures {
     /// sending. Reads `store` only when something is missing.
     /// - Returns: the values used, sorted by name, to announce (`CapturedValue.origin`).
     @discardableResult
-    public static func carry(into configuration: inout RunConfiguration, for references: [RequestReference],
+    public static func carry(into configuration: inout RunConfiguration, for references: some Sequence<RequestReference>,
                              from store: CaptureStore) -> [CapturedValue] {
         let found = find(missing(references, configuration), in: store)
         configuration.carriedCaptures = layer(found)

@@ -66,41 +66,69 @@ public struct Outline: Sendable {
     public func isExpanded(_ group: RequestGroup) -> Bool { expansion.expanded.contains(group.id) }
 
     /// The visible requests in list order (`reqrun run --expanded`).
-    public func visibleRequests() -> [RequestReference] {
-        references { groups in groups.allSatisfy(isExpanded) }
+    public func visibleRequests() -> [RequestReference] { Array(visibleSelection()) }
+
+    /// The visible requests in list order, made one at a time (`RequestSelection`).
+    public func visibleSelection() -> RequestSelection {
+        selection { groups in groups.allSatisfy(isExpanded) }
     }
 
     /// Every request in or below the given groups, whatever the expansion (`reqrun run GROUP…`).
     public func requests(underGroups ids: Set<UUID>) -> [RequestReference] {
-        references { groups in groups.contains { ids.contains($0.id) } }
+        Array(selection { groups in groups.contains { ids.contains($0.id) } })
     }
 
     /// Every request in the workspace (`reqrun run --all`).
-    public func allRequests() -> [RequestReference] { references { _ in true } }
+    public func allRequests() -> [RequestReference] { Array(allSelection()) }
+
+    /// Every request in the workspace, made one at a time (`RequestSelection`).
+    public func allSelection() -> RequestSelection { selection { _ in true } }
 
     /// Walks requests in list order (a group's `items`: its own requests, then its nested groups, unless
-    /// `itemOrder` interleaves them) keeping those whose chain of groups passes `include`; `index` numbers all requests, kept or not, so it is stable.
-    private func references(_ include: ([RequestGroup]) -> Bool) -> [RequestReference] {
-        var result: [RequestReference] = []
-        result.reserveCapacity(collections.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.requestCount } })
-        var index = 0
+    /// `itemOrder` interleaves them) keeping those whose chain of groups passes `include`; `index` numbers all
+    /// requests, kept or not, so it is stable. Copies no request: the selection says where each one is.
+    private func selection(_ include: ([RequestGroup]) -> Bool) -> RequestSelection {
+        var chains: [RequestSelection.Chain] = []
+        var stretches: [RequestSelection.Stretch] = []
+        var index = 0, position = 0
         func walk(_ groups: [RequestGroup], chain: [RequestGroup], _ c: Int) {
             for group in groups {
                 let groupChain = chain + [group]
                 let keep = include(groupChain)
-                // Item by item, without building the group's `items` array (a copy of each request).
-                group.forEachItem(request: { request in
+                let chain = chains.count
+                if keep { chains.append(RequestSelection.Chain(collection: c, groups: groupChain, requests: group.requests)) }
+                // Consecutive requests of the group (all of them, unless `itemOrder` puts groups between).
+                var nextRequest = 0, nextGroup = 0
+                func requests(_ count: Int) {
+                    guard count > 0 else { return }
                     if keep {
-                        result.append(RequestReference(index: index, collectionIndex: c, collectionName: collections[c].name,
-                                                       collectionVariables: collections[c].variables,
-                                                       collectionAuth: collections[c].auth,
-                                                       groups: groupChain, request: request, collectionRules: collections[c].compat))
+                        stretches.append(RequestSelection.Stretch(chain: chain, first: nextRequest, count: count,
+                                                                  position: position, listIndex: index))
+                        position += count
                     }
-                    index += 1
-                }, group: { child in walk([child], chain: groupChain, c) })
+                    index += count
+                    nextRequest += count
+                }
+                guard let itemOrder = group.itemOrder else {
+                    requests(group.requests.count)
+                    walk(group.groups, chain: groupChain, c)
+                    continue
+                }
+                var pending = 0
+                for kind in itemOrder {
+                    switch kind {
+                    case .request: pending += 1
+                    case .group:
+                        requests(pending)
+                        pending = 0
+                        walk([group.groups[nextGroup]], chain: groupChain, c)
+                        nextGroup += 1
+                    }
+                }
+                requests(pending)
             }
         }
         for (c, collection) in collections.enumerated() { walk(collection.groups, chain: [], c) }
-        return result
+        return RequestSelection(collections: collections, chains: chains, stretches: stretches)
     }
 }

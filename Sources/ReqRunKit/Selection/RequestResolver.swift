@@ -3,7 +3,7 @@
 public enum RequestResolver {
     /// - Throws: `SelectionError.unknownRequest` (with a hint) or `.ambiguousRequest` (listing each match).
     public static func resolve(_ argument: String, in outline: Outline) throws(SelectionError) -> RequestReference {
-        let all = outline.allRequests()
+        let all = outline.allSelection()
         let number = argument.hasPrefix("#") ? Int(argument.dropFirst()) : Int(argument)
         if let number, let match = all.first(where: { $0.index == number }) { return match }
         func path(_ r: RequestReference) -> String { (r.groupPath + [r.request.name]).joined(separator: "/") }

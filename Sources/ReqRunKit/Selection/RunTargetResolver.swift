@@ -52,7 +52,7 @@ public enum RunTargetResolver {
                 let reference = try RequestResolver.resolve(argument, in: outline)
                 if requestIndices.insert(reference.index).inserted { targets.append(.request(reference)) }
             } catch .unknownRequest {
-                let requests = outline.allRequests()
+                let requests = outline.allSelection()
                 let requestNames = requests.map(\.request.name) + requests.map { ($0.groupPath + [$0.request.name]).joined(separator: "/") }
                 throw .unknownTarget(argument: argument,
                                      collection: Suggestion.closest(to: argument, among: collections.map(\.name)),
@@ -60,7 +60,7 @@ public enum RunTargetResolver {
                                      request: Suggestion.closest(to: argument, among: requestNames))
             }
         }
-        let references = outline.allRequests().filter { reference in
+        let references = outline.allSelection().filter { reference in
             requestIndices.contains(reference.index) || collectionNames.contains(reference.collectionName)
                 || reference.groups.contains { groupIDs.contains($0.id) }
         }

@@ -32,7 +32,7 @@ public struct ProcessEnvironment: Sendable, Equatable {
     /// `{{process.env.NAME}}`, directly or through the values of collection, group and `layerValues`
     /// (environment, `--var`) variables. What a run reads is what becomes a secret: masking every `REQRUN_*`
     /// value would also mask, say, a base URL no request uses. All stay readable.
-    public func narrowed(to references: [RequestReference], alsoThrough layerValues: [Variable]) -> ProcessEnvironment {
+    public func narrowed(to references: some Sequence<RequestReference>, alsoThrough layerValues: [Variable]) -> ProcessEnvironment {
         guard !values.isEmpty else { return self }
         var names = Set<String>()
         for reference in references {

@@ -37,7 +37,7 @@ enum URLSubstitution {
                 output += text
             case .reference(let name):
                 do throws(PreparationFailure) {
-                    let value = try scope.resolve("{{\(name)}}", field: field)
+                    let value = try scope.resolve(reference: name, field: field)
                     output += encode(value, for: component(after: output))
                 } catch {
                     guard case .undefinedVariables(let names, _) = error else { throw error }
@@ -51,17 +51,19 @@ enum URLSubstitution {
 
     /// Which component a value appended to `prefix` (the URL so far) falls in.
     static func component(after prefix: String) -> Component {
-        let utf8 = Array(prefix.utf8)
+        // On the string's own UTF-8 (a copy of it into an array was made for every reference of every URL).
+        let utf8 = prefix.utf8
         guard !utf8.isEmpty else { return .schemeOrAuthority }
         let authorityStart = URLNormalizer.schemeEnd(prefix).map { $0 + 3 } ?? 0
-        let rest = utf8[authorityStart...]
+        let rest = utf8.dropFirst(authorityStart)
         guard rest.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
             return .schemeOrAuthority
         }
         if rest.contains(UInt8(ascii: "#")) { return .fragment }
         guard let question = rest.firstIndex(of: UInt8(ascii: "?")) else { return .path }
         // In the current parameter (after the last '&'), after its '=': its value.
-        let parameter = utf8[(question + 1)...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).last ?? []
+        let query = utf8[utf8.index(after: question)...]
+        let parameter = query.lastIndex(of: UInt8(ascii: "&")).map { query[query.index(after: $0)...] } ?? query
         return parameter.contains(UInt8(ascii: "=")) ? .queryValue : .query
     }
 

@@ -84,31 +84,50 @@ public struct VariableScope: Sendable {
         return text
     }
 
+    /// The value of the reference `{{name}}`: `resolve("{{name}}", field:)` without making and splitting
+    /// that text again (`URLSubstitution` resolves each reference of a URL on its own).
+    public func resolve(reference name: String, field: String) throws(PreparationFailure) -> String {
+        // `{{a} }}` names `a}`, but `{{a}}}` is `{{a}}` and a `}`: that text, split again, as before.
+        if name.utf8.last == UInt8(ascii: "}") { return try resolve("{{\(name)}}", field: field) }
+        var missing: [String] = []
+        var output = ""
+        try render(reference: name, into: &output, chain: [], missing: &missing, field: field)
+        if !missing.isEmpty { throw .undefinedVariables(names: missing, field: field) }
+        return output
+    }
+
     private func render(_ template: String, chain: [String], missing: inout [String], field: String) throws(PreparationFailure) -> String {
+        // A value without `{{` (most are) is its own text: no segments to make.
+        guard Template.mayHaveReferences(template) else { return template }
         var output = ""
         for segment in Template.segments(template) {
             switch segment {
             case .text(let text):
                 output += text
             case .reference(let name):
-                if let dynamic = Self.dynamicValue(name) {
-                    output += dynamic
-                } else if name.hasPrefix("process.env.") {
-                    let key = String(name.dropFirst("process.env.".count))
-                    guard processEnvironment.isReadable(key) else { throw .environmentVariableNotAllowed(name: key, field: field) }
-                    if let value = processEnvironment.values[key] { output += value } else if !missing.contains(name) { missing.append(name) }
-                } else if let start = chain.firstIndex(of: name) {
-                    throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
-                } else if chain.count >= Self.maximumDepth {
-                    throw .variableDepth(names: chain + [name], field: field)
-                } else if let (value, isLiteral) = lookup(name) {
-                    output += isLiteral ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
-                } else if !missing.contains(name) {
-                    missing.append(name)
-                }
+                try render(reference: name, into: &output, chain: chain, missing: &missing, field: field)
             }
         }
         return output
+    }
+
+    private func render(reference name: String, into output: inout String, chain: [String], missing: inout [String],
+                        field: String) throws(PreparationFailure) {
+        if let dynamic = Self.dynamicValue(name) {
+            output += dynamic
+        } else if name.hasPrefix("process.env.") {
+            let key = String(name.dropFirst("process.env.".count))
+            guard processEnvironment.isReadable(key) else { throw .environmentVariableNotAllowed(name: key, field: field) }
+            if let value = processEnvironment.values[key] { output += value } else if !missing.contains(name) { missing.append(name) }
+        } else if let start = chain.firstIndex(of: name) {
+            throw .variableCycle(names: Array(chain[start...]) + [name], field: field)
+        } else if chain.count >= Self.maximumDepth {
+            throw .variableDepth(names: chain + [name], field: field)
+        } else if let (value, isLiteral) = lookup(name) {
+            output += isLiteral ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
+        } else if !missing.contains(name) {
+            missing.append(name)
+        }
     }
 
     /// Postman's dynamic variables; nil for any other name.

@@ -1,0 +1,104 @@
+/// The requests a command selects, in list order, made one at a time from the collections instead of held as
+/// copies: a `RequestReference` holds its own copy of the `Request` struct (about 600 bytes), so an array of
+/// them for 1,000,000 requests took some 600 MB beyond the collections themselves (issue 17 §1).
+///
+/// Holds, per stretch of consecutive selected requests of one group, where they are (the group's chain from
+/// the top and the position of the first in `RequestGroup.requests`): memory grows with the number of groups,
+/// not of requests. `subscript` and iteration make each reference when it is asked for (a binary search over
+/// the stretches for `subscript`; none for iteration). A selection made from an array of references
+/// (`init(_:)`, for the named requests of `reqrun run NAME…` or a shard) holds that array.
+public struct RequestSelection: RandomAccessCollection, Sendable {
+    /// A group with the groups above it: what its requests' references share.
+    struct Chain: Sendable {
+        var collection: Int
+        /// From the top down to the group holding the requests.
+        var groups: [RequestGroup]
+        /// `groups.last!.requests`, kept apart so that making a reference copies no group.
+        var requests: [Request]
+    }
+
+    /// `count` selected requests of `chains[chain]` one after another in list order: `requests[first...]`,
+    /// the first at `position` of the selection and numbered `listIndex` in the workspace.
+    struct Stretch: Sendable {
+        var chain: Int
+        var first: Int
+        var count: Int
+        var position: Int
+        var listIndex: Int
+    }
+
+    private enum Storage: Sendable {
+        case stretches(collections: [RequestCollection], chains: [Chain], stretches: [Stretch], count: Int)
+        case references([RequestReference])
+    }
+
+    private let storage: Storage
+
+    /// The given references, in their order.
+    public init(_ references: [RequestReference]) { storage = .references(references) }
+
+    init(collections: [RequestCollection], chains: [Chain], stretches: [Stretch]) {
+        storage = .stretches(collections: collections, chains: chains, stretches: stretches,
+                             count: stretches.last.map { $0.position + $0.count } ?? 0)
+    }
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch storage {
+        case .stretches(_, _, _, let count): return count
+        case .references(let references): return references.count
+        }
+    }
+
+    /// The reference at `position` of the selection (from 0; not its list index).
+    public subscript(position: Int) -> RequestReference {
+        switch storage {
+        case .references(let references):
+            return references[position]
+        case .stretches(let collections, let chains, let stretches, _):
+            precondition(position >= 0 && position < endIndex, "RequestSelection index out of range")
+            // The last stretch that starts at or before `position`.
+            var low = 0, high = stretches.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if stretches[middle].position <= position { low = middle } else { high = middle - 1 }
+            }
+            return Self.reference(stretches[low], position - stretches[low].position, collections, chains)
+        }
+    }
+
+    private static func reference(_ stretch: Stretch, _ offset: Int, _ collections: [RequestCollection],
+                                  _ chains: [Chain]) -> RequestReference {
+        let chain = chains[stretch.chain]
+        let collection = collections[chain.collection]
+        return RequestReference(index: stretch.listIndex + offset, collectionIndex: chain.collection, collectionName: collection.name,
+                                collectionVariables: collection.variables, collectionAuth: collection.auth,
+                                groups: chain.groups, request: chain.requests[stretch.first + offset],
+                                collectionRules: collection.compat)
+    }
+
+    /// Walks the stretches in order, without the search of `subscript`.
+    public struct Iterator: IteratorProtocol {
+        fileprivate let selection: RequestSelection
+        fileprivate var stretch = 0
+        fileprivate var offset = 0
+        fileprivate var position = 0
+
+        public mutating func next() -> RequestReference? {
+            switch selection.storage {
+            case .references(let references):
+                guard position < references.count else { return nil }
+                position += 1
+                return references[position - 1]
+            case .stretches(let collections, let chains, let stretches, _):
+                while stretch < stretches.count, offset == stretches[stretch].count { stretch += 1; offset = 0 }
+                guard stretch < stretches.count else { return nil }
+                offset += 1
+                return RequestSelection.reference(stretches[stretch], offset - 1, collections, chains)
+            }
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(selection: self) }
+}
