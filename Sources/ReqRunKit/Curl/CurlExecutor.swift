@@ -17,6 +17,9 @@ public final class HTTPExecutor {
     private var loadedCookieJar = false
     /// Transfers in flight by tag.
     private var inFlight: [Int: CurlTransfer] = [:]
+    /// The tag of each transfer in flight by its easy handle, for `curl_multi_info_read`'s messages (a search
+    /// of `inFlight` per finished transfer went through up to `--parallel` entries).
+    private var tagOfHandle: [UnsafeMutableRawPointer: Int] = [:]
     /// Transfers that finished before being added (a configuration failure), reported by the next wait.
     private var finishedEarly: [(tag: Int, result: TransferResult)] = []
     /// Easy handles of finished transfers, reset and reused: creating one per request showed in profiles.
@@ -73,6 +76,7 @@ public final class HTTPExecutor {
             curl_easy_cleanup(transfer.easy)
         }
         inFlight = [:]
+        tagOfHandle = [:]
         for easy in idleHandles { curl_easy_cleanup(easy) }
         idleHandles = []
         if options.keepsCookieStore, share != nil {
@@ -147,6 +151,7 @@ public final class HTTPExecutor {
             return
         }
         inFlight[tag] = transfer
+        tagOfHandle[transfer.easy] = tag
         curl_multi_add_handle(multi, transfer.easy)
     }
 
@@ -175,8 +180,8 @@ public final class HTTPExecutor {
             }
             var remaining: Int32 = 0
             while let message = curl_multi_info_read(multi, &remaining) {
-                guard message.pointee.msg == CURLMSG_DONE,
-                      let tag = inFlight.first(where: { $0.value.easy == message.pointee.easy_handle })?.key else { continue }
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                      let tag = tagOfHandle[easy] else { continue }
                 done.append((tag, finish(tag, code: message.pointee.data.result)))
             }
             if !done.isEmpty || ContinuousClock.now >= deadline { break }
@@ -201,6 +206,7 @@ public final class HTTPExecutor {
 
     private func finish(_ tag: Int, code: CURLcode) -> TransferResult {
         let transfer = inFlight.removeValue(forKey: tag)!
+        tagOfHandle[transfer.easy] = nil
         defer { recycle(transfer) }
         curl_multi_remove_handle(multi, transfer.easy)
         var result = transfer.result(code: code)

@@ -12,9 +12,16 @@ import Dispatch
 /// - `--parallel`: the run rarely sleeps (two thirds of the results were still waiting at its end), so
 ///   batches of `batchSize` go to a second thread, one wake-up per batch.
 /// Either way results go through in submission order, so console lines and the record keep list order.
+///
+/// At most `maxPending` results wait at once: one at a time, `submit` processes the oldest itself when that
+/// many wait (the network's waits were too short to process them); with `--parallel` it waits for the second
+/// thread when that many were handed over and not yet processed. Unbounded, the queue grew with the run
+/// wherever results came faster than they were written, and kept its storage afterwards.
 final class ResultPipeline: @unchecked Sendable {
     /// Results handed over together to the second thread.
     static let batchSize = 32
+    /// The most results waiting to be processed (about 2 KB each with their strings): 1,024.
+    static let maxPending = 1024
 
     private typealias Item = (result: RequestResult, secrets: [String])
     /// Submitted, not yet processed or handed over (only touched by the submitting thread).
@@ -36,6 +43,9 @@ final class ResultPipeline: @unchecked Sendable {
     private var lastFlush = ContinuousClock.now
     static let flushInterval = Duration.milliseconds(100)
     private let background: DispatchQueue?
+    /// Batches that may still be handed over to `background` before `submit` waits (`maxPending` / `batchSize`
+    /// at most; made at 0 and signalled up, so that libdispatch never sees it released below its start value).
+    private let room = DispatchSemaphore(value: 0)
     private let showSecrets: Bool
     private let onResult: @Sendable (RequestResult) -> Void
 
@@ -53,6 +63,7 @@ final class ResultPipeline: @unchecked Sendable {
         self.writer = writer
         self.keep = keep
         background = inBackground ? DispatchQueue(label: "reqrun.results") : nil
+        for _ in 0..<(Self.maxPending / Self.batchSize) { room.signal() }
         if keep {
             masked.reserveCapacity(expectedCount)
             maskedWith.reserveCapacity(expectedCount)
@@ -62,8 +73,17 @@ final class ResultPipeline: @unchecked Sendable {
     /// Keeps `result` (not yet masked) with the secret values to mask in it. Call in list order.
     func submit(_ result: consuming RequestResult, secrets: [String]) {
         pending.append((result, secrets))
-        if background != nil, pending.count - nextPending >= Self.batchSize { handOver() }
+        if background != nil {
+            if waitingCount >= Self.batchSize { handOver() }
+        } else if waitingCount > Self.maxPending, let item = takeNext() {
+            process(item)
+        }
     }
+
+    /// Results submitted and not yet processed or handed over (for tests).
+    var waitingCount: Int { pending.count - nextPending }
+    /// The storage of those results, in results (for tests).
+    var waitingCapacity: Int { pending.capacity }
 
     /// For idle moments: processes the oldest waiting result, if any, and returns whether it did; in the
     /// background mode hands over what waits instead (returns false: nothing more to do here).
@@ -121,7 +141,15 @@ final class ResultPipeline: @unchecked Sendable {
         guard nextPending < pending.count else { return nil }
         let item = pending[nextPending].take()  // moved out: no copy of the result
         nextPending += 1
-        if nextPending == pending.count { pending.removeAll(keepingCapacity: true); nextPending = 0 }
+        if nextPending == pending.count {
+            // Kept for the next results unless a burst made it large.
+            pending.removeAll(keepingCapacity: pending.capacity <= 4 * Self.batchSize)
+            nextPending = 0
+        } else if nextPending >= Self.maxPending {
+            // Never emptied while results keep coming: the taken slots go, so the array holds at most about twice the bound.
+            pending.removeFirst(nextPending)
+            nextPending = 0
+        }
         return item
     }
 
@@ -130,9 +158,11 @@ final class ResultPipeline: @unchecked Sendable {
         while let item = takeNext() { batch.append(item) }
         guard !batch.isEmpty else { return }
         let handoff = Batch(batch)
+        room.wait()
         background?.async { [self] in
             for item in handoff.take() { process(item) }
             flushIfDue()
+            room.signal()
         }
     }
 

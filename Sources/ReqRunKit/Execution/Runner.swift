@@ -201,6 +201,9 @@ private struct Scheduler {
     /// With `ExecutorOptions.keepsCookieStore`: the run's cookies at its end.
     var cookiesAtEnd: [StoredCookie]?
     var lastStart: Date?
+    /// The group path and the innermost group's id as text of each selection entry, for its results: made once,
+    /// not for every result (`groupPath` maps the groups, the id is formatted: together about 800 instructions).
+    var groupTexts: [(path: [String], id: String)?] = []
     /// File layers by the id of the request's innermost group (ids are unique in a workspace): built once per group.
     var fileLayerCache: [UUID: [VariableLayer]] = [:]
     let scripting: RequestScripting?
@@ -225,6 +228,7 @@ private struct Scheduler {
         self.hasCaptures = flow != nil || references.selection.contains { !$0.request.capturesIncludingMessages.isEmpty || (scripting != nil && !$0.request.eventScripts.isEmpty) }
         self.hasPolls = configuration.poll != nil || references.selection.contains { $0.request.poll != nil }
         self.notStarted = PendingPositions(references.indices)
+        self.groupTexts = Array(repeating: nil, count: references.selection.count)
         self.perIteration = max(1, references.count / configuration.runData.count)
         self.readsCertificate = (flow?.selection ?? references.selection).contains(where: \.request.readsCertificate)
         // Client certificate passphrases reach a credential in every TLS handshake: secrets from the start.
@@ -319,19 +323,31 @@ private struct Scheduler {
         return stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
     }
 
-    private func notRun(_ position: Int, _ reason: String) -> RequestResult {
+    /// The group path and group id text of the request at `position` (`groupTexts`).
+    private mutating func groupText(_ position: Int) -> (path: [String], id: String) {
+        let index = references.selectionIndex(position)
+        if let index, let known = groupTexts[index] { return known }
         let reference = references[position]
-        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                             groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
+        let made = (reference.groupPath, reference.groups.last!.id.lowercasedText)
+        if let index { groupTexts[index] = made }
+        return made
+    }
+
+    private mutating func notRun(_ position: Int, _ reason: String) -> RequestResult {
+        let reference = references[position]
+        let (groupPath, groupID) = groupText(position)
+        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: groupPath,
+                             groupID: groupID, name: reference.request.name,
                              method: reference.request.method, url: reference.request.url, outcome: .notRun,
                              error: ResultError(message: reason))
             .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
 
-    private func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
+    private mutating func baseResult(_ position: Int, url: String, outcome: RequestResult.Outcome, error: ResultError?) -> RequestResult {
+        let (groupPath, groupID) = groupText(position)
         let reference = references[position]
-        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                             groupID: reference.groups.last!.id.lowercasedText, name: reference.request.name,
+        return RequestResult(index: reference.index, collection: reference.collectionName, groupPath: groupPath,
+                             groupID: groupID, name: reference.request.name,
                              method: reference.request.method, url: url, outcome: outcome, error: error)
             .inIteration(configuration.runData.isIterated ? iteration(position) : nil)
     }
