@@ -35,7 +35,8 @@ import Testing
     @Test func inTheBackgroundTheSubmitterWaitsWhenTooManyWait() {
         let seen = Seen()
         let gate = DispatchSemaphore(value: 0)
-        let pipeline = ResultPipeline(expectedCount: 5000, showSecrets: false, inBackground: true, writer: nil, keep: false,
+        let count = ResultPipeline.maxHandedOver + 5000
+        let pipeline = ResultPipeline(expectedCount: count, showSecrets: false, inBackground: true, writer: nil, keep: false,
                                       onResult: { result in
                                           if result.index == 0 { gate.wait() }  // the second thread is stuck on the first result
                                           seen.add(result.index)
@@ -43,7 +44,7 @@ import Testing
         let submitted = Seen()
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            for index in 0..<5000 {
+            for index in 0..<count {
                 pipeline.submit(Self.result(index), secrets: [])
                 submitted.add(index)
             }
@@ -51,12 +52,12 @@ import Testing
             done.signal()
         }
         Thread.sleep(forTimeInterval: 0.5)
-        // Held back: no more than maxPending (1,024) results handed over and waiting, one batch of 32 being gathered.
-        #expect(submitted.all.count <= 1024 + 32)
+        // Held back: no more than maxHandedOver (8,192) results handed over and waiting, one batch of 32 being gathered.
+        #expect(submitted.all.count <= ResultPipeline.maxHandedOver + 32)
         gate.signal()
         done.wait()
-        #expect(seen.all == Array(0..<5000))
-        #expect(submitted.all.count == 5000)
+        #expect(seen.all == Array(0..<count))
+        #expect(submitted.all.count == count)
     }
 }
 

@@ -15,13 +15,18 @@ import Dispatch
 ///
 /// At most `maxPending` results wait at once: one at a time, `submit` processes the oldest itself when that
 /// many wait (the network's waits were too short to process them); with `--parallel` it waits for the second
-/// thread when that many were handed over and not yet processed. Unbounded, the queue grew with the run
+/// thread when `maxHandedOver` were handed over and not yet processed. Unbounded, the queue grew with the run
 /// wherever results came faster than they were written, and kept its storage afterwards.
 final class ResultPipeline: @unchecked Sendable {
     /// Results handed over together to the second thread.
     static let batchSize = 32
     /// The most results waiting to be processed (about 2 KB each with their strings): 1,024.
     static let maxPending = 1024
+    /// With `--parallel`, the most results handed over to the second thread and not yet processed: 8,192 (about
+    /// 16 MiB). Higher than `maxPending` because the run loop drives no transfer while it waits: at 1,024 it
+    /// waited often enough at `--parallel 16` against nginx on loopback to lengthen the run (S13 1.51 against
+    /// 1.19 of curl's wall time, docs/performance.md); this bound is met only when the second thread falls far behind.
+    static let maxHandedOver = 8192
 
     private typealias Item = (result: RequestResult, secrets: [String])
     /// Submitted, not yet processed or handed over (only touched by the submitting thread).
@@ -43,7 +48,7 @@ final class ResultPipeline: @unchecked Sendable {
     private var lastFlush = ContinuousClock.now
     static let flushInterval = Duration.milliseconds(100)
     private let background: DispatchQueue?
-    /// Batches that may still be handed over to `background` before `submit` waits (`maxPending` / `batchSize`
+    /// Batches that may still be handed over to `background` before `submit` waits (`maxHandedOver` / `batchSize`
     /// at most; made at 0 and signalled up, so that libdispatch never sees it released below its start value).
     private let room = DispatchSemaphore(value: 0)
     private let showSecrets: Bool
@@ -63,7 +68,7 @@ final class ResultPipeline: @unchecked Sendable {
         self.writer = writer
         self.keep = keep
         background = inBackground ? DispatchQueue(label: "reqrun.results") : nil
-        for _ in 0..<(Self.maxPending / Self.batchSize) { room.signal() }
+        for _ in 0..<(Self.maxHandedOver / Self.batchSize) { room.signal() }
         if keep {
             masked.reserveCapacity(expectedCount)
             maskedWith.reserveCapacity(expectedCount)
