@@ -152,6 +152,23 @@ import TestSupport
         #expect(try ReqRunBinary.run(["run", "--all", "--shard", "2/2"], in: empty.url).status == 2)
     }
 
+    @Test func showAndDiffOfAMergedRunWithOnlyItsPartsBeforeIt() throws {
+        let dir = try workspace(requests: 3)
+        let parts = try ["1/2", "2/2"].map { try ReqRunBinary.run(["run", "--all", "--shard", $0], in: dir.url) }
+        let merged = try ReqRunBinary.run(["merge"] + parts.compactMap(runID), in: dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        // show names the selection as history does.
+        let shown = try ReqRunBinary.run(["show"], in: dir.url)
+        #expect(shown.stdout.contains("selection: merged 2"), "\(shown.stdout)")
+        let part = try ReqRunBinary.run(["show", try #require(runID(parts[1]))], in: dir.url)
+        #expect(part.stdout.contains("selection: shard 2/2"), "\(part.stdout)")
+        // history lists the two parts before the merged run; diff skips them, and says why it found nothing.
+        let diff = try ReqRunBinary.run(["diff"], in: dir.url)
+        #expect(diff.status == 2)
+        #expect(diff.stderr.hasPrefix("error: no run recorded before "), "\(diff.stderr)")
+        #expect(diff.stderr.contains("but its 2 parts"), "\(diff.stderr)")
+    }
+
     @Test func aCaptureUsedInAnotherShardIsRefusedBeforeAnythingIsSent() throws {
         let base = try TestServers.nginxHTTP()
         let dir = try TemporaryDirectory()

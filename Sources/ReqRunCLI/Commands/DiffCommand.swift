@@ -80,7 +80,7 @@ enum DiffCommand {
         let parts = Set(after.head.selection.merged?.runs ?? [])
         guard let position = ids.firstIndex(of: after.head.id),
               let earlier = ids[(position + 1)...].first(where: { !parts.contains($0) }) else {
-            throw RunStoreError.noEarlierRun(after.head.id)
+            throw RunStoreError.noEarlierRun(after.head.id, skippedParts: ids.filter(parts.contains).count)
         }
         return (try store.open(earlier), after)
     }

@@ -46,7 +46,7 @@ enum ShowCommand {
         }
         // A record is a file like any other (a cloned repository can carry one): its text is escaped too.
         let safe = { (text: String) in Terminal.sanitized(text) }
-        terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(record.selection.mode))"
+        terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(HistoryCommand.selection(record)))"
                       + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
         let results = reader.results(failedOnly: failedOnly)
         // The results' lines go into one byte buffer, written out every 64 KiB (and before an error is thrown):

@@ -142,8 +142,9 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String, String)
     /// The record is larger than `FileSizeBound.runRecord` (file, reason).
     case tooLarge(String, String)
-    /// `diff` with fewer than two runs: the run (id) has none recorded before it.
-    case noEarlierRun(String)
+    /// `diff` with fewer than two runs: the run (id) has none recorded before it; `skippedParts`, for a merged
+    /// run, is how many of the records before it are its own parts, which `diff` does not compare it with.
+    case noEarlierRun(String, skippedParts: Int = 0)
 
     public var description: String {
         switch self {
@@ -151,7 +152,9 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
         case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
         case .tooLarge(let file, let reason): return "\(file): \(reason)"
-        case .noEarlierRun(let id): return "no run recorded before \(id) to compare it with (reqrun history lists them)"
+        case .noEarlierRun(let id, 0): return "no run recorded before \(id) to compare it with (reqrun history lists them)"
+        case .noEarlierRun(let id, let parts):
+            return "no run recorded before \(id) to compare it with but its \(parts) parts, which hold its own results (a merged run is compared with the previous merged or single run; name two runs to compare others)"
         case .unreadable(let file, let reason):
             // A syntax error starts with "line:column:", which goes right after the file name.
             if let colon = reason.firstIndex(of: ":"), reason[..<colon].allSatisfy(\.isNumber), !reason[..<colon].isEmpty {
