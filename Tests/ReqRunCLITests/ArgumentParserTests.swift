@@ -42,7 +42,9 @@ import Testing
         #expect(message(["--ssl-client-cert", "c.pem"], run) == "unknown option '--ssl-client-cert'; Newman's '--ssl-client-cert FILE' is '--cert FILE' here")
         #expect(message(["--iteration-count", "2"], run) == "unknown option '--iteration-count'; Newman's '--iteration-count N' is '-n, --iterations N' here")
         #expect(message(["--folder", "Auth"], run) == "unknown option '--folder'; Newman's '--folder NAME' is a NAME argument ('reqrun run NAME…') here")
-        #expect(message(["-r", "junit"], run) == "unknown option '-r'; Newman's '-r KIND' is '--report KIND=FILE' (junit, json, har, html; the console is always on) here")
+        #expect(message(["-r", "junit"], run) == "unknown option '-r'; Newman's '-r KIND' is '--report KIND=FILE' (junit, newman-json for Newman's json, har, html; json is reqrun's run record; the console is always on) here")
+        // Newman's JSON reporter's shape is newman-json: json=FILE would write reqrun's own run record.
+        #expect(message(["--reporter-json-export", "r.json"], run) == "unknown option '--reporter-json-export'; Newman's '--reporter-json-export FILE' is '--report newman-json=FILE' (json=FILE writes reqrun's run record) here")
         #expect(message(["--environment=e.json"], run) == "unknown option '--environment'; Newman's '--environment FILE' is '-e, --env FILE' here")
         // Only where the command has the equivalent: `send` has no --iterations and no NAME list.
         #expect(message(["--iteration-count", "2", "x"], send) == "unknown option '--iteration-count'")

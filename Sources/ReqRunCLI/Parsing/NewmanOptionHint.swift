@@ -11,6 +11,9 @@ enum NewmanOptionHint {
         var option: String?
     }
 
+    /// What `-r`/`--reporters` become: Newman's `json` reporter is reqrun's `newman-json` (docs/postman.md).
+    private static let reportKinds = "'--report KIND=FILE' (junit, newman-json for Newman's json, har, html; json is reqrun's run record; the console is always on)"
+
     private static let entries: [String: Entry] = [
         "--folder": Entry(newman: "--folder NAME", reqrun: "a NAME argument ('reqrun run NAME…')", option: nil),
         "--environment": Entry(newman: "--environment FILE", reqrun: "'-e, --env FILE'", option: "--env"),
@@ -27,10 +30,10 @@ enum NewmanOptionHint {
         "--export-cookie-jar": Entry(newman: "--export-cookie-jar FILE", reqrun: "'--cookie-jar FILE' (Netscape format)", option: "--cookie-jar"),
         "-x": Entry(newman: "-x", reqrun: "'--suppress-exit-code'", option: "--suppress-exit-code"),
         "--silent": Entry(newman: "--silent", reqrun: "'-q, --quiet'", option: "--quiet"),
-        "-r": Entry(newman: "-r KIND", reqrun: "'--report KIND=FILE' (junit, json, har, html; the console is always on)", option: "--report"),
-        "--reporters": Entry(newman: "--reporters KIND", reqrun: "'--report KIND=FILE' (junit, json, har, html; the console is always on)", option: "--report"),
+        "-r": Entry(newman: "-r KIND", reqrun: reportKinds, option: "--report"),
+        "--reporters": Entry(newman: "--reporters KIND", reqrun: reportKinds, option: "--report"),
         "--reporter-junit-export": Entry(newman: "--reporter-junit-export FILE", reqrun: "'--report junit=FILE'", option: "--report"),
-        "--reporter-json-export": Entry(newman: "--reporter-json-export FILE", reqrun: "'--report json=FILE'", option: "--report"),
+        "--reporter-json-export": Entry(newman: "--reporter-json-export FILE", reqrun: "'--report newman-json=FILE' (json=FILE writes reqrun's run record)", option: "--report"),
         "--reporter-htmlextra-export": Entry(newman: "--reporter-htmlextra-export FILE", reqrun: "'--report html=FILE'", option: "--report"),
     ]
 
