@@ -107,4 +107,29 @@ import Testing
             }
         }
     }
+
+    /// A position that holds back every later one (`holdsBackLater`, where `Runner` stops looking for a request
+    /// to start) is one that no later position can pass: with every position before it done and it not, none
+    /// after it may start. Scripted requests and cookie captures are such positions; plain ones are not.
+    @Test func noLaterPositionStartsBeforeOneThatHoldsThemBack() {
+        let script = Script(event: .test, source: "pm.test('ok', () => {});", file: "c.json", fieldPath: "event[0]")
+        var scripted = Request(url: "http://h/s")
+        scripted.eventScripts = [script]
+        let mixed = references([Request(url: "http://h/1"), Request(url: "http://h/login", captures: [capture("session", cookie: true)]),
+                                Request(url: "http://h/2?x={{x}}"), scripted, Request(url: "http://h/x", captures: [capture("x")]),
+                                Request(url: "http://h/3")])
+        let configuration = RunConfiguration(selection: RunSelection(mode: "all"))
+        let dependencies = RunDependencies(mixed, repeats: 3, configuration)
+        let holding = (0..<18).filter { dependencies.holdsBackLater($0) }
+        #expect(holding == [1, 3, 7, 9, 13, 15])
+        for position in holding {
+            for later in (position + 1)..<18 {
+                #expect(!dependencies.allSatisfy(later) { $0 < position }, "\(later) passed \(position)")
+            }
+        }
+        let plain = RunDependencies(references([Request(url: "http://h/1"), Request(url: "http://h/2", captures: [capture("x")])]),
+                                    repeats: 3, configuration)
+        #expect((0..<6).allSatisfy { !plain.holdsBackLater($0) })
+        #expect(!RunDependencies(mixed, repeats: 3, configuration, runAlone: false).holdsBackLater(3))
+    }
 }

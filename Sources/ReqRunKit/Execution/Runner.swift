@@ -284,7 +284,7 @@ private struct Scheduler {
             }
             guard dependencies.allSatisfy(position, from: reported, { results[$0] != nil }) else {
                 // One at a time, requests go strictly in list order: the next waits rather than being passed.
-                if configuration.parallel == 1 { break }
+                if configuration.parallel == 1 || dependencies.holdsBackLater(position) { break }
                 index += 1
                 continue
             }
