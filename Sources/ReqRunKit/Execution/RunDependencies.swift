@@ -13,7 +13,8 @@ struct RunDependencies {
     /// Positions below this repeat the selection.
     private let repeated: Int
     /// For each request of the selection, the requests of the selection (anywhere in it) that capture a
-    /// variable it refers to: their positions before its own are waited for, in this iteration and earlier ones.
+    /// variable it refers to, and for one that captures, those that refer to or capture the same variable:
+    /// their positions before its own are waited for, in this iteration and earlier ones.
     private let capturers: [[Int]]
     /// Whether each request runs alone (it captures a cookie or has scripts; not with `runAlone` false).
     private let runsAlone: [Bool]
@@ -44,8 +45,24 @@ struct RunDependencies {
         for (offset, reference) in selection.enumerated() {
             for capture in reference.request.capturesIncludingMessages { capturedBy[capture.variable, default: []].append(offset) }
         }
-        capturers = selection.map { reference in
-            Set(reference.referencedVariables(alsoThrough: layerValues).flatMap { capturedBy[$0] ?? [] }).sorted()
+        let referenced = selection.map { Set($0.referencedVariables(alsoThrough: layerValues)) }
+        var readBy: [String: [Int]] = [:]
+        if runAlone {
+            for (offset, names) in referenced.enumerated() { for name in names where capturedBy[name] != nil { readBy[name, default: []].append(offset) } }
+        }
+        capturers = selection.indices.map { offset in
+            var waits = Set(referenced[offset].flatMap { capturedBy[$0] ?? [] })
+            // A request that captures a variable also waits for the earlier requests that read it or capture it
+            // (in this iteration and earlier ones): started before them, its value would replace the one they
+            // were still to read, or be replaced by theirs (with --parallel, the second iteration's login set the
+            // token the first iteration's next request then sent). Not for shards, which are other processes.
+            if runAlone {
+                for capture in selection[offset].request.capturesIncludingMessages {
+                    waits.formUnion(readBy[capture.variable] ?? [])
+                    waits.formUnion(capturedBy[capture.variable] ?? [])
+                }
+            }
+            return waits.sorted()
         }
         let alone = selection.map { reference in
             runAlone && (!reference.request.eventScripts.isEmpty || reference.request.captures.contains(where: \.takesCookie))
