@@ -54,7 +54,16 @@ import Testing
         #expect(Runner.dependencies(refs, all, runAlone: false) == [[], [0], [], []])
         let iterated = RunDependencies(references([login, use]), repeats: 3, all)
         #expect(iterated.positions(before: 2) == [0, 1])
-        #expect(iterated.positions(before: 4) == [0, 1, 2, 3])
+        // The latest of each: the earlier ones were waited for by the login before.
+        #expect(iterated.positions(before: 4) == [2, 3])
+    }
+
+    /// Requests that all capture the same variable wait each for the one before it only: lists of every
+    /// earlier capturer made the waits quadratic in the selection (3,000 requests: 9 million entries).
+    @Test func manyCapturesOfOneVariableWaitEachForThePreviousOne() {
+        let refs = references((0..<3000).map { Request(url: "http://h/\($0)", captures: [capture("etag")]) })
+        let waits = Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all")))
+        #expect(waits == (0..<3000).map { $0 == 0 ? [] : [$0 - 1] })
     }
 
     @Test func aMultipartPartNameCountsAsAUse() {
