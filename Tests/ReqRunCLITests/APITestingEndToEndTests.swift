@@ -54,6 +54,19 @@ import TestSupport
         #expect(typo.stderr == "warning: --var regoin is not used by the selected requests; did you mean 'region'?\n")
     }
 
+    /// Found in review: of names as near to the typo as each other, the hint named whichever a `Set` gave
+    /// first, a different one from run to run, and could name `{{}}`'s empty name.
+    @Test func theUnusedVarHintIsTheSameInEveryRunAndNeverEmpty() throws {
+        let dir = try TemporaryDirectory()
+        let names = ["h", "g", "f", "e", "d", "c", "a"]
+        let url = "http://127.0.0.1:9/{{}}/" + names.map { "{{\($0)}}" }.joined(separator: "/")
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"url": "\#(url)"}]}]}"#)
+        for _ in 0..<4 {
+            let typo = try reqrun(["run", "--all", "--dry-run", "--var", "b=1"] + names.flatMap { ["--var", "\($0)=1"] }, in: dir)
+            #expect(typo.stderr == "warning: --var b is not used by the selected requests; did you mean 'a'?\n")
+        }
+    }
+
     @Test func expectationsCapturesEnvironmentAndSecrets() throws {
         let dir = try apiWorkspace()
         let use = try reqrun(["env", "use", "local"], in: dir)

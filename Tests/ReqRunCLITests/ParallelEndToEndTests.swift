@@ -128,6 +128,25 @@ import TestSupport
         }
     }
 
+    /// Found in review: a request that captures started beside the earlier requests that read the same
+    /// variable, so with --iterations a later iteration's login replaced the token, or was replaced by an
+    /// earlier one's, before a request sent it: here iteration 1's slow login finished last and iteration 2
+    /// sent tok-1.
+    @Test func aCaptureWaitsForTheEarlierRequestsThatReadItsVariable() throws {
+        let dir = try TemporaryDirectory()
+        let base = try TestServers.httpbin()
+        let requests = """
+            {"name": "login", "url": "\(base)/delay/{{d}}?token=tok-{{n}}", "capture": [{"var": "token", "json": "$.args.token"}]},
+            {"name": "use", "url": "\(base)/anything?t={{token}}"}
+            """
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [\#(requests)]}]}"#)
+        try dir.write("data.json", #"[{"n": "1", "d": "0.6"}, {"n": "2", "d": "0"}, {"n": "3", "d": "0"}]"#)
+        let output = try ReqRunBinary.run(["run", "--all", "--iteration-data", "data.json", "--parallel", "4"], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)")
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(try ReqRunBinary.run(["show", "--json"], in: dir.url).stdout.utf8))
+        #expect(record.results.filter { $0.name == "use" }.map(\.url) == (1...3).map { "\(base)/anything?t=tok-\($0)" })
+    }
+
     @Test(arguments: [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, Int32(143), "stopped by SIGTERM")])
     func aSignalStopsTheRunAndTheRecordIsWritten(_ number: Int32, _ status: Int32, _ reason: String) throws {
         let dir = try TemporaryDirectory()

@@ -41,6 +41,31 @@ import Testing
         #expect(Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all"))) == [[], [], [], []])
     }
 
+    /// A request that captures a variable waits for the earlier ones that read or capture it: with
+    /// `--parallel`, the second iteration's login had replaced the token before the first iteration's next
+    /// request was sent, which then sent the second iteration's token.
+    @Test func aCaptureWaitsForEarlierReadersAndCapturersOfItsVariable() {
+        let all = RunConfiguration(selection: RunSelection(mode: "all"))
+        let login = Request(url: "http://h/login", captures: [capture("token")])
+        let use = Request(url: "http://h/a?t={{token}}")
+        let refs = references([login, use, Request(url: "http://h/relogin", captures: [capture("token")]), Request(url: "http://h/c")])
+        #expect(Runner.dependencies(refs, all) == [[], [0], [0, 1], []])
+        // Shards keep only the waits for a captured value: the parts are other processes.
+        #expect(Runner.dependencies(refs, all, runAlone: false) == [[], [0], [], []])
+        let iterated = RunDependencies(references([login, use]), repeats: 3, all)
+        #expect(iterated.positions(before: 2) == [0, 1])
+        // The latest of each: the earlier ones were waited for by the login before.
+        #expect(iterated.positions(before: 4) == [2, 3])
+    }
+
+    /// Requests that all capture the same variable wait each for the one before it only: lists of every
+    /// earlier capturer made the waits quadratic in the selection (3,000 requests: 9 million entries).
+    @Test func manyCapturesOfOneVariableWaitEachForThePreviousOne() {
+        let refs = references((0..<3000).map { Request(url: "http://h/\($0)", captures: [capture("etag")]) })
+        let waits = Runner.dependencies(refs, RunConfiguration(selection: RunSelection(mode: "all")))
+        #expect(waits == (0..<3000).map { $0 == 0 ? [] : [$0 - 1] })
+    }
+
     @Test func aMultipartPartNameCountsAsAUse() {
         let refs = references([
             Request(url: "http://h/login", captures: [capture("field")]),

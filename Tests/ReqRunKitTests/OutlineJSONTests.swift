@@ -211,4 +211,26 @@ import Testing
         #expect(tree.collections.reduce(0) { $0 + $1.requestCount } > 30)
         #expect(try JSONDecoder().decode(OutlineTree.self, from: Data(outline.jsonBytes(workspace: workspace))) == tree)
     }
+
+    /// Found in review: groups nested 31 deep or more (the collection format allows any depth) made
+    /// `list --json` stop on JSONWriter's 64-level precondition (SIGILL). Each level is indented two more
+    /// spaces, also past the 64 levels of its separator literal.
+    @Test func deeplyNestedGroupsAreWrittenAtAnyDepth() throws {
+        var group = RequestGroup(id: Self.uuid(100), name: "g100", requests: [Request(url: "deepest")])
+        for n in (1..<100).reversed() { group = RequestGroup(id: Self.uuid(n), name: "g\(n)", groups: [group]) }
+        let outline = Outline(collections: [RequestCollection(name: "C", file: "c.json", groups: [group])],
+                              expansion: .transient(Outline.allGroupIDs([RequestCollection(name: "C", file: "c.json", groups: [group])])))
+        let bytes = outline.jsonBytes(workspace: Workspace(root: URL(fileURLWithPath: "/w")))
+        var node = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        node = try #require((node["collections"] as? [[String: Any]])?.first)
+        for n in 1...100 {
+            node = try #require((node["groups"] as? [[String: Any]])?.first)
+            #expect(node["name"] as? String == "g\(n)")
+        }
+        #expect(((node["requests"] as? [[String: Any]])?.first?["url"] as? String) == "deepest")
+        // Pretty: the deepest request's url line is indented two spaces a level.
+        let line = try #require(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.contains("\"deepest\"") })
+        #expect(line.prefix { $0 == " " }.count == 2 * 205)
+    }
+
 }

@@ -121,7 +121,9 @@ enum RunCommand {
         let used = overrides.isEmpty ? [] : references.reduce(into: Set<String>()) { $0.formUnion($1.referencedVariables(alsoThrough: environmentValues)) }
         for name in overrides.keys.sorted() where !used.contains(name) && !references.isEmpty {
             var message = "--var \(name) is not used by the selected requests"
-            if let guess = Suggestion.closest(to: name, among: Array(used)) { message += "; did you mean '\(guess)'?" }
+            // Sorted, so that of names as near as each other the same one is named in every run (a `Set`'s
+            // order changes from one process to the next); `{{}}`'s empty name is no suggestion.
+            if let guess = Suggestion.closest(to: name, among: used.filter { !$0.isEmpty }.sorted()) { message += "; did you mean '\(guess)'?" }
             terminal.warning(message)
         }
         // The part this job runs (--shard K/N): after the checks above, which see the whole selection.

@@ -15,6 +15,13 @@ struct RunDependencies {
     /// For each request of the selection, the requests of the selection (anywhere in it) that capture a
     /// variable it refers to: their positions before its own are waited for, in this iteration and earlier ones.
     private let capturers: [[Int]]
+    /// For each request that captures a variable, the previous request that captures it (in list order, into
+    /// the iteration before) and the requests that refer to it since: only their latest position before its
+    /// own is waited for (the earlier ones waited for the same before them). Started before those, its value
+    /// would replace one they were still to send, or be replaced by the previous capture's (with --parallel,
+    /// the next iteration's login replaced the token before this iteration's requests sent it). Empty for
+    /// shards (`runAlone` false): the parts are other processes.
+    private let latestOf: [[Int]]
     /// Whether each request runs alone (it captures a cookie or has scripts; not with `runAlone` false).
     private let runsAlone: [Bool]
     /// For each request, the last request before it in the selection that runs alone (nil: none), and the
@@ -38,17 +45,19 @@ struct RunDependencies {
         repeated = n * repeats
         // Without captures nothing waits: skip finding every request's variables.
         guard n > 0 else {
-            (capturers, runsAlone, lastAloneBefore, lastAlone, lastMarkBefore, lastMark, marks) = ([], [], [], nil, [], nil, [])
+            (capturers, latestOf, runsAlone, lastAloneBefore, lastAlone, lastMarkBefore, lastMark, marks) = ([], [], [], [], nil, [], nil, [])
             return
         }
         let layerValues = (configuration.environment?.variables ?? []) + configuration.overrides.map { Variable(name: $0.key, value: $0.value) }
         var capturedBy: [String: [Int]] = [:]
         for (offset, reference) in selection.enumerated() {
-            for capture in reference.request.capturesIncludingMessages { capturedBy[capture.variable, default: []].append(offset) }
+            for capture in reference.request.capturesIncludingMessages where capturedBy[capture.variable]?.last != offset {
+                capturedBy[capture.variable, default: []].append(offset)
+            }
         }
-        capturers = selection.map { reference in
-            Set(reference.referencedVariables(alsoThrough: layerValues).flatMap { capturedBy[$0] ?? [] }).sorted()
-        }
+        let referenced = selection.map { Set($0.referencedVariables(alsoThrough: layerValues)) }
+        capturers = selection.indices.map { offset in Set(referenced[offset].flatMap { capturedBy[$0] ?? [] }).sorted() }
+        latestOf = runAlone ? Self.latestWaits(selection, capturedBy: capturedBy, referenced: referenced) : Array(repeating: [], count: n)
         let alone = selection.map { reference in
             runAlone && (!reference.request.eventScripts.isEmpty || reference.request.captures.contains(where: \.takesCookie))
         }
@@ -59,6 +68,43 @@ struct RunDependencies {
         self.marks = marks
         (lastAloneBefore, lastAlone) = Self.lastBefore(alone)
         (lastMarkBefore, lastMark) = Self.lastBefore(marks)
+    }
+
+    /// `latestOf`: for each capturing request and each variable it captures, the previous capturer (cyclically:
+    /// itself when it is the only one) and the requests after that one and before it (cyclically) that refer
+    /// to the variable. Each reader is listed for one capturer per variable, so the lists stay as long as the
+    /// selection however many requests capture the same variable.
+    private static func latestWaits(_ selection: [RequestReference], capturedBy: [String: [Int]], referenced: [Set<String>]) -> [[Int]] {
+        var readBy: [String: [Int]] = [:]
+        for (offset, names) in referenced.enumerated() { for name in names where capturedBy[name] != nil { readBy[name, default: []].append(offset) } }
+        var waits = Array(repeating: [Int](), count: selection.count)
+        for (variable, capturing) in capturedBy {
+            let readers = readBy[variable] ?? []
+            for (i, offset) in capturing.enumerated() {
+                let previous = capturing[(i + capturing.count - 1) % capturing.count]
+                waits[offset].append(previous)
+                // Readers strictly between `previous` and `offset`, going round the end of the selection when
+                // `previous` is not before it; `readers` is in list order.
+                let afterPrevious = firstIndex(in: readers, above: previous)
+                let beforeOffset = firstIndex(in: readers, above: offset - 1)
+                if previous < offset {
+                    waits[offset] += readers[afterPrevious..<max(afterPrevious, beforeOffset)]
+                } else {
+                    waits[offset] += readers[afterPrevious...] + readers[..<beforeOffset]
+                }
+            }
+        }
+        return waits.map { Set($0).sorted() }
+    }
+
+    /// The index of the first element of `sorted` (ascending) greater than `value`, or its count.
+    private static func firstIndex(in sorted: [Int], above value: Int) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// For each index, the last index before it whose flag is set, and the last of all.
@@ -98,6 +144,12 @@ struct RunDependencies {
                 if !isDone(waited) { return false }
                 waited += count
             }
+        }
+        let iteration = position / count
+        for index in latestOf[offset] {
+            // Its latest position before this one: in this iteration, or in the one before.
+            let waited = index < offset ? iteration * count + index : (iteration - 1) * count + index
+            if waited >= lowest, !isDone(waited) { return false }
         }
         if let mark = last(before: position, lastMarkBefore, lastMark), mark >= lowest, !isDone(mark) { return false }
         return true

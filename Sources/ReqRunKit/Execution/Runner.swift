@@ -103,7 +103,9 @@ public enum Runner {
     }
 
     /// Which earlier requests each request waits for: those that capture a variable it refers to, directly
-    /// or through the values of collection, group, environment or `--var` variables. A request that captures
+    /// or through the values of collection, group, environment or `--var` variables; a request that captures
+    /// a variable also waits for the earlier ones that refer to or capture it (not with `runAlone` false), so
+    /// that its value replaces none they were still to send. A request that captures
     /// a cookie runs alone: it waits for every earlier request, and every later one waits for it. Its cookie
     /// is in the run's jar as soon as its response arrives, so a request in flight meanwhile could carry a
     /// credential not yet known as one (and not masked), or miss it by chance. A request with Postman scripts

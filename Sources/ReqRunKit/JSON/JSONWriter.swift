@@ -17,9 +17,12 @@ public struct JSONWriter: ~Copyable {
     private var count = 0
     private var capacity: Int
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
-    /// Open containers, innermost last; bit `depth - 1` of `hasItems` says whether that one has an item yet.
+    /// Open containers, innermost last; bit `depth - 1` of `hasItems` says whether that one has an item yet,
+    /// for the first 64 levels, and `deeperHasItems[depth - 65]` below them (groups nested 31 deep in a
+    /// collection, which allows any depth, are 64 levels of `list --json`).
     private var depth = 0
     private var hasItems: UInt64 = 0
+    private var deeperHasItems: [Bool] = []
     /// No line feeds nor indentation, `"key":value`: one JSON text per line (JSON Lines, run records of format 2).
     private var compact = false
     /// `"key" : value` and empty containers as two line feeds (`[`, a blank line, `]`): the layout of
@@ -143,14 +146,25 @@ public struct JSONWriter: ~Copyable {
             return
         }
         let skip = comma ? 0 : 1
-        append(Self.separator.utf8Start + skip, 2 - skip + 2 * depth)
+        guard depth > 64 else { return append(Self.separator.utf8Start + skip, 2 - skip + 2 * depth) }
+        // Deeper than the literal's 128 spaces: the rest of the indentation in pieces of it.
+        append(Self.separator.utf8Start + skip, 2 - skip + 128)
+        var rest = 2 * (depth - 64)
+        while rest > 0 {
+            let piece = min(rest, 128)
+            append(Self.separator.utf8Start + 2, piece)
+            rest -= piece
+        }
     }
 
     /// Separator and indentation before a member or element.
     @inline(__always)
     private mutating func nextItem() {
         var comma = false
-        if depth > 0 {
+        if depth > 64 {
+            comma = deeperHasItems[depth - 65]
+            deeperHasItems[depth - 65] = true
+        } else if depth > 0 {
             let bit: UInt64 = 1 << UInt64(depth - 1)
             comma = hasItems & bit != 0
             hasItems |= bit
@@ -160,13 +174,12 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func open(_ byte: UInt8) {
         append(byte)
-        precondition(depth < 64, "JSONWriter nests at most 64 levels")
         depth += 1
-        hasItems &= ~(1 << UInt64(depth - 1))
+        if depth > 64 { deeperHasItems.append(false) } else { hasItems &= ~(1 << UInt64(depth - 1)) }
     }
 
     private mutating func close(_ byte: UInt8) {
-        let hadItems = hasItems & (1 << UInt64(depth - 1)) != 0
+        let hadItems = depth > 64 ? deeperHasItems.removeLast() : hasItems & (1 << UInt64(depth - 1)) != 0
         depth -= 1
         if hadItems {
             newline()
