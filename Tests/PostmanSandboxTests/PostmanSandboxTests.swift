@@ -48,6 +48,28 @@ import ReqRunKit
         #expect(sandbox.javaScriptCallCount - before == 5)
     }
 
+    /// Text reaches JavaScript as it was, ASCII or not (JSStringCreateWithUTF8CString decodes it); a NUL in a
+    /// script's text becomes U+FFFD (that function would stop at it); in the input JSON it is `\u0000` and stays
+    /// a NUL. A guard for the speed work on the hand-off (docs/performance.md, "fourth pass").
+    @Test func asciiOtherTextAndNULReachScriptsAsTheyWere() throws {
+        let sandbox = try PostmanSandbox()
+        for (body, expected) in [("plain {\"a\": 1}", "plain {\"a\": 1} 14"), ("caf\u{E9} \u{1F600}", "caf\u{E9} \u{1F600} 7"),
+                                 ("a\u{0}b", "a\u{0}b 3"), ("", " 0")] {
+            var variables = ScriptVariables()
+            let response = ResponseView(status: 200, headers: [], body: Array(body.utf8), bodySize: body.utf8.count, totalMicroseconds: 0)
+            let script = Script(event: .test, source: "pm.environment.set('t', pm.response.text() + ' ' + pm.response.text().length);",
+                                file: "c.json", fieldPath: "item[0].event[0]")
+            let outcome = sandbox.test([script], request: Request(url: "http://x.invalid/"), response: response, context: Self.context,
+                                       variables: &variables)
+            #expect(outcome.error == nil)
+            #expect(variables.environment["t"] == expected)
+        }
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, ["pm.environment.set('n', 'x\u{0}y');"], variables: &variables)
+        #expect(outcome.error == nil)
+        #expect(variables.environment["n"] == "x\u{FFFD}y")
+    }
+
     /// An `Error` logged is its name and message, as Node's console prints its first line (JSON.stringify gave `{}`).
     @Test func consoleLogsAnErrorByItsNameAndMessage() throws {
         let sandbox = try PostmanSandbox()
