@@ -44,6 +44,28 @@ import Testing
         #expect(scope.secretValues().contains("new {{base}}") && !scope.secretValues().contains("7"))
     }
 
+    /// Counts the passes over the references it wraps.
+    private final class Walked: Sequence, @unchecked Sendable {
+        let references: [RequestReference]
+        var passes = 0
+        init(_ references: [RequestReference]) { self.references = references }
+        func makeIterator() -> IndexingIterator<[RequestReference]> { passes += 1; return references.makeIterator() }
+    }
+
+    @Test func withNothingStoredTheReferencesAreNotWalked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-earlier-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CaptureStore(directory: folder)
+        let refs = Walked(references([Request(url: "http://h/a?t={{token}}")]))
+        var configuration = RunConfiguration(selection: RunSelection(mode: "send"))
+        #expect(EarlierCaptures.carry(into: &configuration, for: refs, from: store).isEmpty)
+        #expect(refs.passes == 0 && configuration.carriedCaptures == nil)
+        // With a value stored, they are walked once and the missing one is carried.
+        try store.remember([CapturedValue(variable: "token", value: "t1", run: "20261201-100000-000-aaaa", request: "login", secret: false)])
+        #expect(EarlierCaptures.carry(into: &configuration, for: refs, from: store).map(\.variable) == ["token"])
+        #expect(refs.passes == 1 && configuration.carriedCaptures?.values == ["token": "t1"])
+    }
+
     @Test func anUnreadableStoreIsEmptyAndReplaced() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqrun-earlier-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

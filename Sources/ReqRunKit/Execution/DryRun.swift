@@ -167,6 +167,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
     }
 
     private func masked(_ masker: SecretMasker) -> DryRunEntry {
+        // Without a secret to mask (the common case) and no credential field, the entry as it is, not a copy.
+        if masker.masksNothing, !(headers ?? []).contains(where: SecretMasker.isSensitive) { return self }
         var copy = self
         // As in a run's results: a request without a name is named by its URL as written.
         copy.name = masker.mask(name)

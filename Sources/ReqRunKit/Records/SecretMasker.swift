@@ -109,6 +109,10 @@ public struct SecretMasker: Sendable {
         return Array(spellings)
     }
 
+    /// Whether every text passes unchanged: no secret (or `--show-secrets`); credential header fields are still
+    /// masked (`mask(_:)` of header fields) unless disabled.
+    var masksNothing: Bool { !enabled || values.isEmpty }
+
     public func mask(_ text: String) -> String {
         guard enabled, !values.isEmpty else { return text }
         var text = text
