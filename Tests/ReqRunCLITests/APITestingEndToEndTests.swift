@@ -171,6 +171,26 @@ import TestSupport
         #expect(run.stdout.contains("3 requests: 0 passed, 1 failed, 2 errors, 0 skipped"))
     }
 
+    /// A variable that an earlier request of the run was to capture and did not (no response; nothing found)
+    /// is named as such in the later request's error, not only as undefined.
+    @Test func anUndefinedVariableNamesTheCaptureThatTookNothing() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", """
+            {"name": "C", "groups": [{"name": "g", "requests": [
+              {"name": "login", "url": "http://127.0.0.1:9/", "capture": [{"var": "user", "json": "$.user"}]},
+              {"name": "profile", "url": "\(httpbin)/anything?u={{user}}"},
+              {"name": "lookup", "url": "\(httpbin)/json", "capture": [{"var": "id", "json": "$.id"}]},
+              {"name": "item", "url": "\(httpbin)/anything/{{id}}", "headers": {"X-Other": "{{other}}"}}
+            ]}]}
+            """)
+        let run = try reqrun(["run", "--all"], in: dir)
+        #expect(run.status == 3)
+        #expect(run.stdout.contains("undefined variable 'user' in url ('user' is captured by 'g/login', which took no value in this run)"), "\(run.stdout)")
+        #expect(run.stdout.contains("undefined variables 'id', 'other' in url ('id' is captured by 'g/lookup', which took no value in this run)")
+                || run.stdout.contains("undefined variable 'id' in url ('id' is captured by 'g/lookup', which took no value in this run)"), "\(run.stdout)")
+    }
+
     @Test func badExpectationsAreInputErrors() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/x.json", "{\"name\": \"X\", \"groups\": [{\"name\": \"g\", \"requests\": [\n"

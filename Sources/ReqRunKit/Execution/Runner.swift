@@ -187,6 +187,10 @@ private struct Scheduler {
     /// is masked in the capturing result too).
     var runSecrets: [String] = []
     private var runSecretSet: Set<String> = []
+    /// Variables whose latest capture in this run took no value (no response, nothing found), with the
+    /// capturing request's path: named in the error of a later request that finds the variable undefined,
+    /// which otherwise reads as if nothing captured it.
+    private var missedCaptures: [String: String] = [:]
     /// Undefined names already said to be sent as literal text (`--compat newman`): one warning per name.
     private var literalsWarned: Set<String> = []
     var jobs: [Int: Job] = [:]
@@ -398,7 +402,7 @@ private struct Scheduler {
             let resolved = (try? scope.resolve(request.url, field: "url")) ?? request.url
             let url = failure.isSkip ? resolved : request.url
             var result = baseResult(position, url: url, outcome: failure.isSkip ? .skipped : .invalid,
-                                    error: ResultError(message: failure.description))
+                                    error: ResultError(message: failure.description + missedCaptureNote(failure)))
             Self.record(preRequest, in: &result)
             complete(position, result, secrets: Runner.secretsOfUnprepared(request, scope, auth: request.auth ?? reference.effectiveAuth))
         case .success(let prepared) where prepared.isWebSocket:
@@ -602,6 +606,15 @@ private struct Scheduler {
         complete(done.position, result, secrets: done.job.scope.secretValues() + done.job.prepared.secrets)
     }
 
+    /// For undefined variables that an earlier request of this run was to capture and did not: ` (captured by
+    /// 'Group/Name', which took no value in this run)`, one such part per name; otherwise "".
+    private func missedCaptureNote(_ failure: PreparationFailure) -> String {
+        guard case .undefinedVariables(let names, _) = failure else { return "" }
+        return names.compactMap { name in
+            missedCaptures[name].map { " ('\(name)' is captured by '\($0)', which took no value in this run)" }
+        }.joined()
+    }
+
     /// Adds values that reached a credential to the run's secrets.
     private mutating func learnSecrets(_ values: [String]) {
         for value in values where !value.isEmpty && runSecretSet.insert(value).inserted { runSecrets.append(value) }
@@ -702,6 +715,13 @@ private struct Scheduler {
     /// (masking changes no outcome).
     private mutating func complete(_ position: Int, _ result: RequestResult, secrets: [String]) {
         results[position] = result
+        let captures = references[position].request.captures
+        if !captures.isEmpty {
+            for (offset, spec) in captures.enumerated() {
+                let took = offset < result.captures.count && result.captures[offset].value != nil
+                missedCaptures[spec.variable] = took ? nil : references[position].pathText
+            }
+        }
         self.secrets[position] = secrets + runSecrets
         if configuration.bail, result.isFailure, stoppedBy == nil { stoppedBy = result }
         if let flow, position == references.count - 1 { follow(flow, after: position) }

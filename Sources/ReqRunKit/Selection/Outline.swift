@@ -44,6 +44,9 @@ public struct RequestReference: Sendable {
 
     /// Group names from the top, e.g. `["httpbin.org"]`.
     public var groupPath: [String] { groups.map(\.name) }
+
+    /// Its group path and name joined by `/`, e.g. `httpbin.org/get`, as errors name a request.
+    public var pathText: String { (groupPath + [request.name]).joined(separator: "/") }
 }
 
 /// The workspace's collections seen through an expanded set: what is visible and what a selection holds.
