@@ -26,6 +26,22 @@ import Testing
         })
     }
 
+    /// A `\u` escape without four hex digits is the same error at the same place in the tape as in the parser:
+    /// at the first byte that is not a hex digit (both read the digits through `JSONStringScan.hex4`).
+    @Test func shortUnicodeEscapesFailWhereTheParserFails() throws {
+        for (text, column) in [(#"["\u12G4"]"#, 7), (#"["\uzz"]"#, 5), (#"["\u12"#, 7), (#"{"k": "\ud83d\u00"}"#, 18)] {
+            let bytes = Array(text.utf8)
+            let parsed = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(bytes) }
+            let indexed = try #require(throws: JSONSyntaxError.self) {
+                var entries: [JSONTape.Entry] = []
+                try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in try JSONTape.index(buffer, into: &entries) }
+            }
+            #expect(parsed.reason == "expected four hex digits after \\u", "\(text)")
+            #expect(parsed.location == SourceLocation(line: 1, column: column), "\(text)")
+            #expect(indexed == parsed, "\(text)")
+        }
+    }
+
     @Test func numbersAsIntAndDouble() throws {
         let json = #"{"a":-12,"b":9223372036854775807,"c":9223372036854775808,"d":1.5,"e":1e3,"f":-0,"g":-9223372036854775808}"#
         let (a, b, d, f, g) = try RecordFields.read(Array(json.utf8)) { (r: inout RecordFields) throws(RecordFields.Failure) in

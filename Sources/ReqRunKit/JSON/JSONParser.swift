@@ -264,23 +264,7 @@ public struct JSONParser: ~Copyable {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count, let digit = JSONParser.hexValue(bytes[index]) else {
-                throw error("expected four hex digits after \\u")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
+        guard let value = JSONStringScan.hex4(bytes, advancing: &index) else { throw error("expected four hex digits after \\u") }
         return value
-    }
-
-    private static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -4,6 +4,38 @@
 /// byte of every string, so it looks at eight bytes at a time ("SWAR": the `hasless`/`haszero` tests from
 /// Sean Anderson's *Bit Twiddling Hacks*), and only the word holding a special byte is looked at bytewise.
 enum JSONStringScan {
+    /// The value of the four hex digits of a `\uXXXX` escape at `bytes[i...]` (RFC 8259 §7), nil when one of
+    /// them is not a hex digit or the bytes end first.
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for k in i..<i + 4 {
+            guard k < bytes.count, let digit = hexDigit(bytes[k]) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// The value of one hex digit (either case), nil for any other byte.
+    static func hexDigit(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// `hex4` at `index`, moving past the four digits; when they are not four hex digits, `index` is left at the
+    /// first that is not one (where a parser's error points) and the result is nil.
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, advancing index: inout Int) -> UInt32? {
+        guard let value = hex4(bytes, index) else {
+            while index < bytes.count, hexDigit(bytes[index]) != nil { index += 1 }
+            return nil
+        }
+        index += 4
+        return value
+    }
+
     /// Whether `byte` ends a plain run.
     @inline(__always)
     static func isSpecial(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }

@@ -176,10 +176,10 @@ struct JSONTape {
             case UInt8(ascii: "r"): put(0x0D)
             case UInt8(ascii: "t"): put(0x09)
             case UInt8(ascii: "u"):
-                var unit = hex4(raw, i)!
+                var unit = JSONStringScan.hex4(raw, i)!
                 i += 4
                 if (0xD800...0xDBFF).contains(unit) {
-                    unit = 0x10000 + ((unit - 0xD800) << 10) + (hex4(raw, i + 2)! - 0xDC00)
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (JSONStringScan.hex4(raw, i + 2)! - 0xDC00)
                     i += 6
                 }
                 for byte in UTF8.encode(UnicodeScalar(unit)!)! { put(byte) }
@@ -189,24 +189,6 @@ struct JSONTape {
         return n
     }
 
-    /// The four hex digits at `bytes[i...]` (checked by the pass).
-    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
-        var value: UInt32 = 0
-        for k in i..<i + 4 {
-            guard k < bytes.count, let digit = hexDigit(bytes[k]) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    static func hexDigit(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 
     /// Whether `bytes` are UTF-8 (RFC 3629 §4: no overlong forms, no surrogates, nothing above U+10FFFF).
     static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -491,14 +473,7 @@ private struct JSONTapeBuilder: ~Copyable {
 
     /// Four hex digits after `\u`, the error at the first that is not one (as `JSONParser`).
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard index < bytes.count, let digit = JSONTape.hexDigit(bytes[index]) else {
-                throw error("expected four hex digits after \\u")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
+        guard let value = JSONStringScan.hex4(bytes, advancing: &index) else { throw error("expected four hex digits after \\u") }
         return value
     }
 }
