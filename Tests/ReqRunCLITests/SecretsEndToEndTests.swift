@@ -45,6 +45,59 @@ import TestSupport
         #expect(list.status == 0 && list.stdout.contains("  http://ada:****@\(host)/headers"), "\(list.stdout)")
     }
 
+    /// A secret with non-ASCII characters, in a query, a body and a header field, comes back from httpbin's
+    /// `/anything` in other spellings than an ASCII one: `\u00e9` escapes in its JSON (a header field's UTF-8
+    /// read as Latin-1 first: `\u00c3\u00a9`), percent-encoded UTF-8 in lower case in a `Location` (as
+    /// `/redirect-to` gives back what it was sent), Latin-1 bytes in a header field (`/response-headers`).
+    /// None of them reaches the record, `show` or the console.
+    @Test func aNonASCIISecretIsMaskedInEveryEchoedSpelling() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/u.json", """
+            {"name": "U", "variables": {"base": "\(try TestServers.httpbin())"}, "groups": [{"name": "g", "requests": [
+              {"name": "query", "url": "{{base}}/anything?x={{pw}}", "expect": [{"status": 200}]},
+              {"name": "body", "method": "POST", "url": "{{base}}/anything", "body": "raw {{pw}} text", "headers": {"Content-Type": "text/plain"}},
+              {"name": "json", "method": "POST", "url": "{{base}}/anything", "body": {"p": "{{pw}}"}},
+              {"name": "header", "url": "{{base}}/anything", "headers": {"X-Secret": "{{pw}}"}},
+              {"name": "latin1", "url": "{{base}}/response-headers?k={{pw}}"},
+              {"name": "location", "url": "{{base}}/redirect-to?url=%2Fanything%3Fx%3Ds%25c3%25a9cr%25c3%25a8t-%25c3%25bcber-7", "followRedirects": false}
+            ]}]}
+            """)
+        try dir.write("environments/e.json", #"""
+            {"pw": {"value": "s\#u{e9}cr\#u{e8}t-\#u{fc}ber-7", "secret": true}}
+            """#)
+        let run = try ReqRunBinary.run(["run", "--all", "--env", "e", "-v"], in: dir.url)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let record = try RecordFiles.newest(in: dir.url)
+        #expect(record.results.count == 6)
+        let recordFile = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).first)
+        let show = try ReqRunBinary.run(["show"], in: dir.url), json = try ReqRunBinary.run(["show", "--json"], in: dir.url)
+        // Each body and header value in the record as its bytes, whatever the record keeps as text or base64.
+        let latin1 = { (data: Data) in String(String.UnicodeScalarView(data.map { Unicode.Scalar($0) })) }
+        var bytes = ""
+        for result in record.results {
+            for field in (result.request?.headers ?? []) + (result.response?.headers ?? []) {
+                bytes += String(decoding: field.valueBase64.flatMap { Data(base64Encoded: $0) } ?? Data(field.value.utf8), as: UTF8.self)
+                if let raw = field.valueBase64.flatMap({ Data(base64Encoded: $0) }) { bytes += latin1(raw) }
+            }
+            for body in [result.request?.body, result.response?.body].compactMap({ $0 }) {
+                let data = body.encoding == "utf8" ? Data(body.data.utf8) : Data(base64Encoded: body.data) ?? Data()
+                bytes += String(decoding: data, as: UTF8.self) + latin1(data)
+            }
+        }
+        let outputs = ["console": run.stdout + run.stderr, "record file": try dir.read(".reqrun/runs/\(recordFile)"),
+                       "show": show.stdout, "show --json": json.stdout, "record bytes": bytes]
+        // The part "cr\u{e8}t" of the secret in each spelling: as it is, JSON-escaped in either case, the UTF-8
+        // read as Latin-1 (as it is and JSON-escaped), percent-encoded in either case, a Latin-1 byte as the
+        // record writes a header field's byte that is not UTF-8 (`\xE8`).
+        let spellings = ["cr\u{e8}t", #"cr\u00e8t"#, #"cr\u00E8t"#, "cr\u{c3}\u{a8}t", #"cr\u00c3\u00a8t"#, #"cr\u00C3\u00A8t"#,
+                         "cr%C3%A8t", "cr%c3%a8t", #"cr\xE8t"#]
+        for (name, text) in outputs {
+            for spelling in spellings { #expect(!text.contains(spelling), "\(name) shows \(spelling)") }
+        }
+        // Masked, not dropped.
+        #expect(outputs["record file"]!.contains("/anything?x=****"), "\(outputs["record file"]!)")
+    }
+
     /// A server that answers with a template gets it back as text: `{{pw}}` is not expanded in the next request.
     @Test func capturedValuesAreSentAsData() throws {
         let dir = try TemporaryDirectory()

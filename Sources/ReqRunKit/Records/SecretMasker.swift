@@ -58,10 +58,15 @@ public struct SecretMasker: Sendable {
                 URLNormalizer.encodedAsInURL(URLSubstitution.encode(value, for: $0))
             }
         }
-        let spellings = plain + plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + inURL
-            + plain.flatMap { Self.jsonSpellings($0, twice: true) }
+        let percent = plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + inURL
+        // A secret with non-ASCII characters has more: see `lowerCaseHex`, `latin1Misreading`, `latin1Escaped`.
+        let misread = plain.compactMap(Self.latin1Misreading)
+        let spellings = plain + percent + percent.map(Self.lowerCaseHex) + plain.flatMap { Self.jsonSpellings($0, twice: true) }
+            + misread + misread.flatMap { Self.jsonSpellings($0) } + plain.compactMap(Self.latin1Escaped)
         self.values = Array(Set(spellings)).sorted { $0.utf8.count > $1.utf8.count }
-        self.byteValues = self.values.map { Array($0.utf8) }
+        // In bytes, also as Latin-1 (ISO 8859-1), as an old server sends a header field or a body it echoes.
+        let latin1 = plain.compactMap(Self.latin1Bytes)
+        self.byteValues = (self.values.map { Array($0.utf8) } + latin1).sorted { $0.count > $1.count }
         self.wideValues = plain.sorted { $0.utf16.count > $1.utf16.count }.flatMap { value in
             [false, true].map { (Self.utf16(value, bigEndian: $0), Self.utf16(Self.mask, bigEndian: $0)) }
         }
@@ -107,6 +112,42 @@ public struct SecretMasker: Sendable {
             }
         }
         return Array(spellings)
+    }
+
+    /// `text` with the hex digits of each percent-encoding in lower case (`%c3%a9`): RFC 3986 §2.1 makes them
+    /// equivalent, and a server may echo a URL so (httpbin's `/redirect-to` writes its `Location` as given).
+    static func lowerCaseHex(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var bytes = Array(text.utf8), i = 0
+        while i + 2 < bytes.count {
+            guard bytes[i] == UInt8(ascii: "%") else { i += 1; continue }
+            for j in (i + 1)...(i + 2) where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(bytes[j]) { bytes[j] += 0x20 }
+            i += 3
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text`'s UTF-8 read back as Latin-1, each byte the character of that code point (`é` → `Ã©`): as a
+    /// WSGI server reads header fields (PEP 3333, "Unicode Issues"), so httpbin echoes a field `é` as
+    /// `\u00c3\u00a9`. nil for ASCII text, which reads the same.
+    static func latin1Misreading(_ text: String) -> String? {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        return String(String.UnicodeScalarView(text.utf8.map { Unicode.Scalar($0) }))
+    }
+
+    /// `text` in Latin-1 (ISO 8859-1) bytes, as an old server sends a field it echoes (httpbin's
+    /// `/response-headers`); nil for ASCII text (its UTF-8) or text with a character beyond U+00FF.
+    static func latin1Bytes(_ text: String) -> [UInt8]? {
+        guard text.unicodeScalars.contains(where: { $0.value >= 0x80 }),
+              text.unicodeScalars.allSatisfy({ $0.value <= 0xFF }) else { return nil }
+        return text.unicodeScalars.map { UInt8($0.value) }
+    }
+
+    /// `text`'s Latin-1 bytes as the record writes a received header field that is not UTF-8 (`HeaderLine.text`:
+    /// each byte of 0x80 or more `\xHH`, upper-case hex); nil when `latin1Bytes` is.
+    static func latin1Escaped(_ text: String) -> String? {
+        guard let bytes = latin1Bytes(text) else { return nil }
+        return bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
     }
 
     /// Whether every text passes unchanged: no secret (or `--show-secrets`); credential header fields are still
