@@ -23,7 +23,7 @@ import TestSupport
         try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("environments/dev.json").path, withDestinationPath: credentials)
         for state in [#"{"environment": "dev"}"#, "{\"environment\": \"\(credentials)\"}"] {
             try dir.write(".reqrun/state.json", state)
-            for arguments in [["run", "--all", "--dry-run"], ["show", "--curl", "#0"]] {
+            for arguments in [["run", "--all", "--dry-run"], ["show", "--curl", "#0"], ["env", "show"]] {
                 let output = try ReqRunBinary.run(arguments, in: dir.url)
                 #expect(output.status == 2, "\(state) \(arguments): \(output.stdout)\(output.stderr)")
                 #expect(output.stderr.contains("is outside the workspace") && output.stderr.contains("--file-root"), "\(output.stderr)")
@@ -31,6 +31,11 @@ import TestSupport
             }
         }
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", "dev"], in: dir.url).status == 2)
+        // `env show NAME` reads it as `run --env NAME` does: the same refusal, word for word.
+        let refused = try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", "dev"], in: dir.url)
+        let shown = try ReqRunBinary.run(["env", "show", "dev"], in: dir.url)
+        #expect(shown.status == 2 && shown.stderr == refused.stderr && !shown.stdout.contains("refresh"), "\(shown.stdout)\(shown.stderr)")
+        #expect(try ReqRunBinary.run(["env", "show", credentials], in: dir.url).stdout.contains("refresh_token = "))
         // Allowed by the user: the folder with --file-root, or the file itself with --env FILE.
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--file-root", outside.path], in: dir.url).status == 0)
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", credentials], in: dir.url).status == 0)

@@ -50,11 +50,10 @@ enum EnvCommand {
             // An environment chosen by file path (`env use path/to/file.json`) is not in environments/.
             if let current, !names.contains(current) { terminal.line("* \(Terminal.sanitized(current))") }
         case "show":
-            guard let name = try rest.first ?? store.string(forKey: stateKey) else {
+            // Read as `run --env NAME` (or the saved one) reads it: what a run would refuse is not printed.
+            guard let environment = try WorkspaceContext.environment(rest.first, in: workspace, roots: workspace.fileRoots(), store: store) else {
                 throw UsageError(message: "no environment in use: name one (reqrun env show NAME)", command: command.spec)
             }
-            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            let environment = try workspace.loadEnvironment(name, relativeTo: cwd)
             terminal.line(terminal.styled(Terminal.sanitized(environment.name), .bold) + "  " + terminal.styled(Terminal.sanitized(environment.file), .dim))
             for variable in environment.variables {
                 let secret = environment.secretNames.contains(variable.name)

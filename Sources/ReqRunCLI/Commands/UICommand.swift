@@ -55,14 +55,14 @@ enum UICommand {
                                              processEnvironment: processEnvironment)
         // Postman scripts run on each send as in `run`; JavaScriptCore is loaded by the first script sent.
         let scripting = RunScripting.lazySandbox(for: context.collections, limits: try RunScripting.limits(arguments, command: command.spec))
-        let workspace = context.workspace
+        let workspace = context.workspace, roots = context.fileRoots
         let sidebar = SidebarContext(
             workspace: workspace, collections: context.collections, store: store, configuration: configuration,
             historyLimit: try context.historyLimit(terminal), environmentNames: workspace.environmentNames(),
             environmentName: arguments.value("--env") ?? savedName,
             useEnvironment: { name in
                 // As `reqrun env use`: loaded first, so nothing is saved for one that cannot be read.
-                let loaded = try name.map { try workspace.loadEnvironment($0, relativeTo: workspace.root) }
+                let loaded = try name.map { try workspace.loadEnvironment($0, relativeTo: workspace.root, within: roots) }
                 try store.setString(name, forKey: EnvCommand.stateKey)
                 return loaded
             },

@@ -118,14 +118,23 @@ struct WorkspaceContext {
     /// Only `--env FILE`, which the user typed, may lie outside `fileRoots`: `environments/NAME.json` and the
     /// saved one come from the workspace, which a repository carries.
     func environment(_ option: String?, _ terminal: Terminal) throws -> Environment? {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        if let option {
-            return try workspace.loadEnvironment(option, relativeTo: cwd, within: Workspace.isEnvironmentPath(option) ? nil : fileRoots)
-        }
         let store = self.store
         defer { store.warnings.forEach(terminal.warning) }
+        return try Self.environment(option, in: workspace, roots: fileRoots, store: store)
+    }
+
+    /// The environment `option` names (`--env`, `env show NAME`; a file relative to the current folder), else
+    /// the one saved in `store` (relative to the workspace), else nil: one rule for every command that reads
+    /// one, so that `env show` prints only what `run` would use. A name and the saved one must lie in `roots`;
+    /// a file the user typed need not.
+    /// - Throws: `InputError` as `Workspace.loadEnvironment`; what reading `store` throws.
+    static func environment(_ option: String?, in workspace: Workspace, roots: FileRoots, store: StateStore) throws -> Environment? {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if let option {
+            return try workspace.loadEnvironment(option, relativeTo: cwd, within: Workspace.isEnvironmentPath(option) ? nil : roots)
+        }
         guard let saved = try store.string(forKey: EnvCommand.stateKey) else { return nil }
-        return try workspace.loadEnvironment(saved, relativeTo: workspace.root, within: fileRoots)
+        return try workspace.loadEnvironment(saved, relativeTo: workspace.root, within: roots)
     }
 
     /// How many run records to keep: saved with `reqrun history --keep N`, else `RunStore.defaultLimit`.
