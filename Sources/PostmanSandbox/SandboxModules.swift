@@ -1,4 +1,5 @@
 import Foundation
+import ReqRunKit
 
 /// What `require()` finds for scripts: CommonJS modules from Debian's packages, read where Debian installs
 /// them (never copied into this repository), and a few of our own.
@@ -161,6 +162,7 @@ enum SandboxModules {
     }
 
     /// `path`'s real path when it is a regular `.js` or `.json` file inside the roots.
+    /// (Resolution only: what is read is checked again on the open file, see `read`.)
     private static func checked(_ path: String) -> String? {
         guard let real = realPath(path), inRoots(real), real.hasSuffix(".js") || real.hasSuffix(".json") else { return nil }
         var info = stat()
@@ -168,7 +170,7 @@ enum SandboxModules {
         return real
     }
 
-    private static func inRoots(_ path: String) -> Bool { roots.contains { path.hasPrefix($0) } }
+    private static func inRoots(_ path: String, _ roots: [String] = roots) -> Bool { roots.contains { path.hasPrefix($0) } }
 
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -176,9 +178,14 @@ enum SandboxModules {
         return String(cString: resolved)
     }
 
-    /// The UTF-8 text of a regular file inside the roots, within `fileBound`; nil otherwise.
-    private static func read(_ path: String) -> String? {
-        guard let real = checked(path), let bytes = FileManager.default.contents(atPath: real) else { return nil }
+    /// The UTF-8 text of a regular `.js` or `.json` file inside `roots`, within `bound` bytes; nil otherwise.
+    /// Read once through the workspace's reader (`FileBytes`: opened without following a link, as its real
+    /// path has none, then `fstat` of the open file and reads bounded), so the file checked is the file
+    /// evaluated even if its path is replaced in between.
+    static func read(_ path: String, roots: [String] = roots, bound: Int = fileBound) -> String? {
+        guard let real = realPath(path), inRoots(real, roots), real.hasSuffix(".js") || real.hasSuffix(".json"),
+              case .success(let bytes) = FileBytes.read(atPath: real, bound: FileSizeBound(bytes: bound, kind: "a module"),
+                                                        regularOnly: true, followingLinks: false) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// `FileManager.contents(atPath:)` gives `Data`, and the parser wants `[UInt8]`: the copy between them
 /// touched the file's size in fresh pages a second time (about 1,900 page faults, 8 % of `list --all --json`'s
 /// on a 7.7 MB collection, `perf record -e page-faults`).
-enum FileBytes {
+public enum FileBytes {
     /// Why a file was not read.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         /// It cannot be opened or read (missing, a folder, no permission).
         case unreadable
         /// It is larger than the bound: `FileSizeBound.refusal`'s reason.
@@ -29,8 +29,11 @@ enum FileBytes {
     ///   `reqrun.json`, a collection's script file), which a cloned repository may make a FIFO or a device: it is
     ///   opened with `O_NONBLOCK` (opening a FIFO waits for a writer otherwise, open(2)) and refused unless
     ///   `fstat` calls it a regular file. False for a file the user named, which may be a pipe (`--env <(…)`).
-    static func read(atPath path: String, bound: FileSizeBound, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+    /// - Parameter followingLinks: false for a path already resolved and checked (`realpath(3)`: a module file
+    ///   `require()` reads): `O_NOFOLLOW`, so a link put there since is not followed (`unreadable`).
+    public static func read(atPath path: String, bound: FileSizeBound, regularOnly: Bool = false,
+                            followingLinks: Bool = true) -> Result<[UInt8], Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0) | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return .failure(.unreadable) }
         defer { close(fd) }
         var info = stat()
