@@ -72,6 +72,25 @@ import TestSupport
         #expect(json.results.map(\.name) == ["wrong", "wrong"] && json.summary.total == 4)
     }
 
+    /// `show` decodes only what it prints: not the header fields and body sent (`request`), which it does not
+    /// print (`show --json` does). A record whose sent header field is not one (here a number for its name)
+    /// is shown; `show --json` names the field.
+    @Test func showDecodesOnlyWhatItPrints() throws {
+        let nginx = try TestServers.nginxHTTP()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/c.json", #"{"name": "C", "groups": [{"name": "g", "requests": [{"name": "r", "url": "\#(nginx)/"}]}]}"#)
+        #expect(try ReqRunBinary.run(["run", "--all"], in: dir.url).status == 0)
+        let runs = dir.url.appendingPathComponent(".reqrun/runs")
+        let file = runs.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let sent = try #require(text.range(of: #""request":{"bodySize":0,"headers":[{"name":"Host""#))
+        try text.replacingCharacters(in: sent, with: #""request":{"bodySize":0,"headers":[{"name":7"#).write(to: file, atomically: true, encoding: .utf8)
+        let shown = try ReqRunBinary.run(["show"], in: dir.url)
+        #expect(shown.status == 0 && shown.stdout.contains("C › g › r") && shown.stdout.contains("HTTP/1.1 200"), "\(shown.stdout)\(shown.stderr)")
+        let json = try ReqRunBinary.run(["show", "--json"], in: dir.url)
+        #expect(json.status != 0 && json.stderr.contains("request.headers[0].name"), "\(json.stderr)")
+    }
+
     /// A record written by reqrun before format 2 (`<id>.json`, one document) is still listed, shown and
     /// compared with a new one.
     @Test func formatOneRecordsAreStillShownAndCompared() throws {

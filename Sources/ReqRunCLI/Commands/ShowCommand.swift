@@ -48,7 +48,8 @@ enum ShowCommand {
         let safe = { (text: String) in Terminal.sanitized(text) }
         terminal.line(terminal.styled("run \(safe(record.id))", .bold) + "  \(safe(record.startedAt)) → \(safe(record.endedAt.isEmpty ? "?" : record.endedAt))  selection: \(safe(HistoryCommand.selection(record)))"
                       + (reader.complete ? "" : "  (incomplete: the run ended without its summary)"))
-        let results = reader.results(failedOnly: failedOnly)
+        // What was sent is not printed: not decoded either.
+        let results = reader.results(failedOnly: failedOnly, sent: false)
         // The results' lines go into one byte buffer, written out every 64 KiB (and before an error is thrown):
         // not a locked append to the output per result, nor a `String` appended piece by piece (`String`'s
         // appends were a fifth of `show`'s instructions, callgrind).

@@ -276,7 +276,17 @@ extension RunSummary {
 extension RequestResult {
     /// A result (a record's `results` element or a format 2 result line) from its parsed JSON. Fields are read
     /// in declaration order, as `Codable` does, so the first missing one is the one named.
-    init(record f: inout RecordFields) throws(RecordFields.Failure) {
+    init(record f: inout RecordFields) throws(RecordFields.Failure) { try self.init(record: &f, sent: true) }
+
+    /// A result without what was sent: `request` has its body size only (no header fields, no body), which
+    /// are neither built nor checked. For `show`, which does not print them: building a 100,000-result
+    /// record's sent header fields was a measurable part of it (docs/performance.md, "Reading records").
+    struct WithoutSent: RecordDecodable {
+        var result: RequestResult
+        init(record f: inout RecordFields) throws(RecordFields.Failure) { result = try RequestResult(record: &f, sent: false) }
+    }
+
+    private init(record f: inout RecordFields, sent: Bool) throws(RecordFields.Failure) {
         typealias F = RecordFields
         let index = try f.int("index")
         let collection = try f.string("collection")
@@ -293,8 +303,9 @@ extension RequestResult {
             ResultError(curlCode: try e.optionalInt("curlCode"), message: try e.string("message"))
         }
         request = try f.optionalObject("request") { (q: inout F) throws(F.Failure) in
-            SentRequest(headers: try q.objects("headers", HeaderField.init(record:)), bodySize: try q.int("bodySize"),
-                        body: try q.optionalObject("body", RecordedBody.init(record:)))
+            guard sent else { return SentRequest(headers: [], bodySize: try q.int("bodySize"), body: nil) }
+            return SentRequest(headers: try q.objects("headers", HeaderField.init(record:)), bodySize: try q.int("bodySize"),
+                               body: try q.optionalObject("body", RecordedBody.init(record:)))
         }
         response = try f.optionalObject("response") { (r: inout F) throws(F.Failure) in
             ResponseRecord(status: try r.int("status"), reasonPhrase: try r.string("reasonPhrase"), httpVersion: try r.string("httpVersion"),

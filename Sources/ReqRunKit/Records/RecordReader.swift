@@ -110,8 +110,10 @@ public final class RecordReader {
     /// earlier stream of this reader) or the first.
     /// - Parameter failedOnly: leave out the results that did not fail (`RequestResult.isFailure`), picked
     ///   from the line's bytes before it is decoded (`show --failed` of a large run decodes only those).
-    public func results(from position: Int? = nil, failedOnly: Bool = false) -> ResultStream {
-        ResultStream(self, from: position, failedOnly: failedOnly)
+    /// - Parameter sent: false to leave out what was sent (`request`: its body size only, see
+    ///   `RequestResult.WithoutSent`) from a format 2 record's results, for a reader that does not show it.
+    public func results(from position: Int? = nil, failedOnly: Bool = false, sent: Bool = true) -> ResultStream {
+        ResultStream(self, from: position, failedOnly: failedOnly, sent: sent)
     }
 
     /// Whether a result line may be of a result that failed: not when, at its top level, it is a response that
@@ -158,10 +160,12 @@ public final class RecordReader {
         public private(set) var error: (any Error)?
 
         private let failedOnly: Bool
+        private let sent: Bool
 
-        fileprivate init(_ reader: RecordReader, from start: Int?, failedOnly: Bool = false) {
+        fileprivate init(_ reader: RecordReader, from start: Int?, failedOnly: Bool = false, sent: Bool = true) {
             self.reader = reader
             self.failedOnly = failedOnly
+            self.sent = sent
             lines = LineReader(descriptor: reader.descriptor, from: start ?? reader.resultsOffset)
             if reader.whole != nil { index = start ?? 0 }
             if start != nil { number = Int.min }  // line numbers unknown: errors name the byte offset
@@ -179,7 +183,7 @@ public final class RecordReader {
                 (position, self.index) = (index, index + 1)
                 return whole.results[index]
             }
-            return try nextLine(as: RequestResult.self)
+            return sent ? try nextLine(as: RequestResult.self) : try nextLine(as: RequestResult.WithoutSent.self)?.result
         }
 
         /// The next result line decoded as `T` (`RecordJSONReader`): a type with some of a result's fields
@@ -195,7 +199,8 @@ public final class RecordReader {
                     guard !line.isEmpty, !RecordReader.isSummary(line), !failedOnly || RecordReader.mayHaveFailed(line) else { continue }
                     do throws(RecordFields.Failure) {
                         let value = try T(recordJSON: line)
-                        if failedOnly, let result = value as? RequestResult, !result.isFailure { continue }
+                        if failedOnly, let result = (value as? RequestResult) ?? (value as? RequestResult.WithoutSent)?.result,
+                           !result.isFailure { continue }
                         return value
                     } catch {
                         // The last line of a killed run may be cut short.
