@@ -410,7 +410,8 @@ import TestSupport
         let base = try TestServers.httpbin()
         let dir = try TemporaryDirectory()
         try dir.write("collections/scripts.json", Self.collection([
-            ("checked", "\(base)/get", [], ["pm.test('passes', () => {});", "pm.test('fails', () => pm.expect(1).to.equal(2));"]),
+            ("checked", "\(base)/get", [], ["pm.test('passes', () => {});", "pm.test('fails', () => pm.expect(1).to.equal(2));",
+                                             "pm.test('throws', () => { throw new TypeError('not a thing'); });"]),
         ]))
         let output = try ReqRunBinary.run(["run", "--all", "--report", "junit=junit.xml", "--report", "html=report.html"], in: dir.url)
         // The HTML report's expectations table: check, expected, actual.
@@ -420,6 +421,9 @@ import TestSupport
         let xml = try dir.read("junit.xml")
         #expect(xml.contains("<testcase name=\"passes\" classname=\"scripts.scripts.checked\""))
         #expect(xml.contains("<testcase name=\"fails\" classname=\"scripts.scripts.checked\""))
-        #expect(xml.contains("<failure message=\"AssertionError: expected 1 to equal 2\" type=\"script\">"))
+        // As Newman's JUnit reporter writes a failed assertion: `type="AssertionFailure"`, the error's message
+        // without its name (`error.message`).
+        #expect(xml.contains("<failure message=\"expected 1 to equal 2\" type=\"AssertionFailure\">"), "\(xml)")
+        #expect(xml.contains("<failure message=\"not a thing\" type=\"AssertionFailure\">"), "\(xml)")
     }
 }

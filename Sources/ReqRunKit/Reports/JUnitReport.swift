@@ -12,7 +12,9 @@ import Foundation
 /// capture is a `failure` (message: what was expected and what came); a request not sent or without a
 /// response is an `error`; a skipped request, or one `--bail` kept from running, is `skipped`. Each assertion of a
 /// Postman script (`pm.test`, `tests[…]`) is a `testcase` of its own after its request's, named after the test,
-/// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion.
+/// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion;
+/// a failed one has Newman's `failure` (`type="AssertionFailure"`, `message` the error's message: `errorMessage`).
+/// What still differs from Newman's reporter, and why: docs/reports.md.
 /// In an iterated run each testcase's name ends in ` (iteration N)` and it has the property `iteration` N
 /// (from 1).
 ///
@@ -103,12 +105,24 @@ public enum JUnitReport {
             if assertion.kind == "script-skipped" {
                 xml += "      <skipped/>\n"
             } else if !assertion.passed {
-                xml += "      <failure message=\"\(XMLText.escape(assertion.actual))\" type=\"script\">"
+                xml += "      <failure message=\"\(XMLText.escape(errorMessage(assertion.actual)))\" type=\"AssertionFailure\">"
                     + XMLText.escape("\(assertion.fieldPath): \(assertion.actual)") + "</failure>\n"
             }
             xml += "    </testcase>\n"
         }
         out.write(xml)
+    }
+
+    /// A script assertion's error (`AssertionError: expected 1 to equal 2`, as the sandbox gives it: the
+    /// error's name, then its message) as Newman's JUnit reporter puts it in `message`: the message only
+    /// (`error.message`, newman's lib/reporters/junit/index.js). A text without an error's name (`throw 'x'`)
+    /// is kept whole.
+    static func errorMessage(_ error: String) -> String {
+        guard let colon = error.range(of: ": ") else { return error }
+        let name = error[..<colon.lowerBound]
+        guard name.hasSuffix("Error"), name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "$" })
+        else { return error }
+        return String(error[colon.upperBound...])
     }
 
     /// Names joined by `.`, the dots inside each written as `․` (U+2024), so the last dot is the last join.
