@@ -129,13 +129,19 @@ final class JavaScriptEngine {
     }
 
     /// Calls `function` (nil: a compile failure already reported) with string arguments; returns its value as text.
+    /// - Parameter first: a function handed over before the strings (`__reqrun.run`'s script; nil: `undefined`),
+    ///   when `passesFunction`.
     @discardableResult
-    func call(_ function: JSObjectRef?, arguments: [String]) -> Result<String, Failure> {
+    func call(_ function: JSObjectRef?, arguments: [String], passing first: JSObjectRef? = nil, passesFunction: Bool = false)
+        -> Result<String, Failure> {
         guard let function else { return .failure(Failure(message: "not compiled", timedOut: false)) }
-        let values: [JSValueRef?] = arguments.map { text in
+        var values: [JSValueRef?] = []
+        values.reserveCapacity(arguments.count + 1)
+        if passesFunction { values.append(first ?? api.JSValueMakeUndefined(context)) }
+        for text in arguments {
             let s = string(text)
-            defer { api.JSStringRelease(s) }
-            return api.JSValueMakeString(context, s)
+            values.append(api.JSValueMakeString(context, s))
+            api.JSStringRelease(s)
         }
         var exception: JSValueRef?
         callCount += 1
