@@ -118,7 +118,7 @@ public final class PostmanSandbox: RequestScripting {
         var body = "", headers = ""
         if let response {
             body = response.text
-            let nul = body.containsUTF8Byte(0)
+            let nul = JavaScriptEngine.hasNUL(body)
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), body: nul ? body : nil,
                            responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
             if nul { body = "" }
