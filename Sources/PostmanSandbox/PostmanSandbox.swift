@@ -6,13 +6,15 @@ import ReqRunKit
 /// One context for the run of one collection (`JavaScriptEngine`; `CollectionSandboxes` makes one per collection), with Debian's chai (`libjs-chai`, read from
 /// `chaiPath` at start), the CommonJS loader behind `require` (`SandboxLoader`, reading files through the
 /// native `__reqrunLoad`: `SandboxModules`), the legacy sandbox's methods (`SandboxLegacy`) and the prelude
-/// (`SandboxPrelude`). For each request and event: `__reqrun.start` (`begin` with the request, the response
-/// and the variable scopes as JSON, and `enter` of the first script); each script in Newman's order
-/// (collection, folders, request), stopping at the first that fails, each followed by `__reqrun.after`
-/// (what it queued with `pm.sendRequest`, else its `leave` and the next script's `enter`, or after the last
-/// `end`, whose JSON gives the assertions, console lines, scopes and request changes back). Three calls
-/// into JavaScriptCore for a request with one script rather than seven: each call starts and stops
-/// JavaScriptCore's watchdog timer (a wake-up of its timer thread) besides the call itself.
+/// (`SandboxPrelude`). For each request and event: `__reqrun.run` (`begin` with the request, the response
+/// and the variable scopes as JSON, the jar's cookies when a script names them, `enter` of the first script,
+/// and that script, in one call); each further script in Newman's order (collection, folders, request),
+/// stopping at the first that fails; each followed by `__reqrun.after` (what it queued with
+/// `pm.sendRequest`, else its `leave` and the next script's `enter`, or after the last `end`, whose JSON
+/// gives the assertions, console lines, scopes and request changes back). Two calls into JavaScriptCore for
+/// a request with one script rather than seven: each call starts and stops JavaScriptCore's watchdog timer
+/// (a wake-up of its timer thread) besides the call itself. `after` stays a call of its own: the promise
+/// jobs a script leaves run when its call returns, before `after` looks at the queue and ends the event.
 public final class PostmanSandbox: RequestScripting {
     /// Where Debian's `libjs-chai` installs chai (`dpkg -L libjs-chai`).
     public static let chaiPath = "/usr/share/javascript/chai/chai.js"
@@ -22,11 +24,10 @@ public final class PostmanSandbox: RequestScripting {
     public static let defaultMemoryLimit = 256 << 20
 
     let engine: JavaScriptEngine
-    private let start, end: JavaScriptEngineFunction
+    /// `__reqrun.run` (the start and a request's first script in one call) and `end`.
+    private let run, end: JavaScriptEngineFunction
     /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
     let after, answer: JavaScriptEngineFunction
-    /// `pm.cookies` of a test script (`SandboxCookies`).
-    private let setCookies: JavaScriptEngineFunction
 
     /// Loads JavaScriptCore, chai and the prelude.
     /// - Parameters:
@@ -58,15 +59,14 @@ public final class PostmanSandbox: RequestScripting {
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
-        guard let start = engine.globalFunction("__reqrun", "start"), let end = engine.globalFunction("__reqrun", "end") else {
+        guard let run = engine.globalFunction("__reqrun", "run"), let end = engine.globalFunction("__reqrun", "end") else {
             throw .unavailable("the script sandbox did not start: __reqrun is missing")
         }
-        (self.start, self.end) = (.init(start), .init(end))
-        guard let after = engine.globalFunction("__reqrun", "after"), let answer = engine.globalFunction("__reqrun", "answer"),
-              let setCookies = engine.globalFunction("__reqrun", "setCookies") else {
+        (self.run, self.end) = (.init(run), .init(end))
+        guard let after = engine.globalFunction("__reqrun", "after"), let answer = engine.globalFunction("__reqrun", "answer") else {
             throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
         }
-        (self.after, self.answer, self.setCookies) = (.init(after), .init(answer), .init(setCookies))
+        (self.after, self.answer) = (.init(after), .init(answer))
     }
 
     /// How many distinct script texts the run's context has compiled so far (each once).
@@ -113,9 +113,16 @@ public final class PostmanSandbox: RequestScripting {
         var input = SandboxInput(fresh: event == .prerequest || !request.eventScripts.contains { $0.event == .prerequest }, event: event)
         input.request(name: context.requestName, id: context.requestID ?? "", method: request.method, url: request.url,
                       headers: request.headers, body: request.body)
+        // The response's body and header fields beside the JSON: the body not quoted and parsed again, the
+        // fields parsed only when a script reads them.
+        var body = "", headers = ""
         if let response {
-            input.response(code: response.status, reason: HTTPReason.phrase(response.status), headers: response.headers,
-                           body: response.text, responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
+            body = response.text
+            let nul = JavaScriptEngine.hasNUL(body)
+            input.response(code: response.status, reason: HTTPReason.phrase(response.status), body: nul ? body : nil,
+                           responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
+            if nul { body = "" }
+            headers = SandboxInput.headersJSON(response.headers)
         }
         input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
         input.location(context.location)
@@ -127,27 +134,38 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
-        // pm.request.auth: the auth that applies, as a third argument (`SandboxRequestAuth`).
-        let arguments = [input.finish(), scripts.first?.place ?? ""] + (request.auth.map { [SandboxRequestAuth.json($0)] } ?? [])
-        guard case .success(let started) = start.call(engine, arguments) else {
-            outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
-            return outcome
-        }
-        // Read from the store only for scripts that name cookies (it costs an easy handle and a list of the jar).
+        // pm.request.auth: the auth that applies (`SandboxRequestAuth`); the jar's cookies only for scripts that
+        // name them (reading the store costs an easy handle and a list of the jar).
+        let auth = request.auth.map { SandboxRequestAuth.json($0) } ?? ""
+        var cookies = ""
         if let response, let transport = context.transport, scripts.contains(where: { $0.source.containsUTF8("cookies") }) {
-            _ = setCookies.call(engine, [SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))])
+            cookies = SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))
         }
+        let arguments = [input.finish(), scripts.first?.place ?? "", auth, cookies, body, headers]
         // `end`'s JSON when the last script's `after` gave it.
         var ended: String?
         // "skip": `pm.execution.skipRequest()` in an earlier script; the request's later scripts do not run.
-        var step = started
+        var step = ""
         for (index, script) in scripts.enumerated() where step != "skip" {
             var result: Result<String, JavaScriptEngine.Failure>
             let deadline = engine.timeLimit > 0 ? ContinuousClock.now + .milliseconds(Int(engine.timeLimit * 1000)) : nil
-            do {
-                result = engine.call(try engine.compile(script.source, name: script.place), arguments: [])
-            } catch {
-                result = .failure(error)
+            var compiled: Result<OpaquePointer, JavaScriptEngine.Failure>
+            do { compiled = .success(try engine.compile(script.source, name: script.place)) } catch { compiled = .failure(error) }
+            if index == 0 {
+                // The sandbox's start and the first script in one call (`__reqrun.run`).
+                switch engine.call(run.function, arguments: arguments, passing: try? compiled.get(), passesFunction: true) {
+                case .success("!start"):
+                    outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
+                    return outcome
+                case .success(let started):
+                    step = started
+                    if step == "skip" { continue }
+                    result = compiled.map { _ in "" }
+                case .failure(let failure):
+                    result = .failure(failure)
+                }
+            } else {
+                result = compiled.flatMap { engine.call($0, arguments: []) }
             }
             if case .success = result {
                 result = settle(script, next: index + 1 < scripts.count ? scripts[index + 1].place : nil, transport: context.transport,
@@ -160,6 +178,10 @@ public final class PostmanSandbox: RequestScripting {
                 if text.utf8.first == UInt8(ascii: "{") { ended = text } else { step = text }
             }
             if outcome.error != nil { break }
+        }
+        if scripts.isEmpty, case .success("!start") = engine.call(run.function, arguments: arguments, passesFunction: true) {
+            outcome.error = "the script sandbox failed to start the \(event.rawValue) scripts"
+            return outcome
         }
         let finished = ended.map { Result<String, JavaScriptEngine.Failure>.success($0) } ?? end.call(engine, [])
         guard case .success(let text) = finished, let output = SandboxOutput(text) else {

@@ -71,7 +71,7 @@ enum SandboxCookies {
     jarCookies = [];
     Object.defineProperty(global.pm, 'cookies', cookies);
   };
-  // Swift, in test scripts: the jar's cookies for the request's URL.
+  // `__reqrun.run`, for test scripts that name cookies: the jar's cookies for the request's URL.
   reqrun.setCookies = function (json) {
     JSON.parse(json).forEach(function (c) { jarCookies.push(c); });
   };

@@ -4,7 +4,7 @@ import ReqRunKit
 /// dictionaries took a fifth of a 300-request scripted run's time: perf).
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
-/// "response": {"code", "reason", "headers", "body", "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"}, "location": [NAME],
+/// "response": {"code", "reason", "body"?, "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"}, "location": [NAME],
 /// "data": [{"key", "value"}], "scopes": {NAME: {…}}, "defines"?}`.
 ///
 /// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
@@ -17,6 +17,8 @@ struct SandboxInput {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         static func += (buffer: inout Bytes, text: String) { buffer.bytes.append(contentsOf: text.utf8) }
     }
+
+    private init() {}
 
     init(fresh: Bool, event: Script.Event) {
         text.bytes.reserveCapacity(2048)
@@ -57,14 +59,24 @@ struct SandboxInput {
         text += "}"
     }
 
-    mutating func response(code: Int, reason: String, headers: [HeaderField], body: String, responseTime: Int, responseSize: Int) {
+    /// The response's status and times; its header fields and body go beside the JSON (`__reqrun.run`'s
+    /// arguments, `headersJSON`): a body with a NUL goes in it (`"body"`), as an argument cannot hold one.
+    mutating func response(code: Int, reason: String, body: String?, responseTime: Int, responseSize: Int) {
         text += ",\"response\":{\"code\":\(code),\"reason\":"
         JSONNode.appendQuoted(reason, to: &text.bytes)
-        text += ",\"headers\":"
-        append(headers)
-        text += ",\"body\":"
-        JSONNode.appendQuoted(body, to: &text.bytes)
+        if let body {
+            text += ",\"body\":"
+            JSONNode.appendQuoted(body, to: &text.bytes)
+        }
         text += ",\"responseTime\":\(responseTime),\"responseSize\":\(responseSize)}"
+    }
+
+    /// `[{"key", "value"}]` of `headers`, parsed by the sandbox only when a script reads them.
+    static func headersJSON(_ headers: [HeaderField]) -> String {
+        var input = SandboxInput()
+        input.text.bytes = []
+        input.append(headers)
+        return String(decoding: input.text.bytes, as: UTF8.self)
     }
 
     /// `"info": {"iteration", "iterationCount"}`, the data row as `"data": [{"key", "value"}]` (in column order)

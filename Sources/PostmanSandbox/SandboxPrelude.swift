@@ -282,15 +282,21 @@ enum SandboxPrelude {
     };
   }
 
+  // The header list and cookies are built when first read (the same object on every read; an assignment
+  // replaces them, as it replaced the plain values they were).
   function makeResponse(response) {
-    var headers = headerList(response.headers, function () {});
-    var cookies = parseCookies(response.headers);
+    var headers, cookies, cookieAPI;
     var parsed, parsedOK = false;
+    function allCookies() { return cookies || (cookies = parseCookies(response.headers)); }
+    function replace(object, name, value) {
+      Object.defineProperty(object, name, { value: value, writable: true, enumerable: true, configurable: true });
+    }
     return {
       __reqrunResponse: true,
       code: response.code,
       status: response.reason,
-      headers: headers,
+      get headers() { return headers || (headers = headerList(response.headers, function () {})); },
+      set headers(value) { replace(this, 'headers', value); },
       responseTime: response.responseTime,
       responseSize: response.responseSize,
       text: function () { return response.body; },
@@ -299,8 +305,10 @@ enum SandboxPrelude {
         return parsed;
       },
       reason: function () { return response.reason; },
-      cookies: cookieList(cookies),
-      __cookies: cookies,
+      get cookies() { return cookieAPI || (cookieAPI = cookieList(allCookies())); },
+      set cookies(value) { replace(this, 'cookies', value); },
+      get __cookies() { return allCookies(); },
+      set __cookies(value) { replace(this, '__cookies', value); },
       get to() { return chai.expect(this).to; }
     };
   }
@@ -542,7 +550,7 @@ enum SandboxPrelude {
   }
   legacy.setNextRequest = setNextRequest;
 
-  var baseline = null, scanAll = false;
+  var baseline = null, scanAll = false, staged = {};
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
@@ -617,8 +625,20 @@ enum SandboxPrelude {
     onRequest: function (hook) { requestHooks.push(hook); },
     // A property (of `pm`) built by `build` when first read in a request (made once, defined at each `begin`).
     lazyDescriptor: function (name, build) { return lazyDescriptor(name, true, build); },
+    // Swift, before `begin`: the response's body (undefined when it is in the JSON) and its header fields as
+    // JSON, parsed when a script first reads them.
+    stage: function (body, headersJSON) { staged.body = body; staged.headers = headersJSON; },
     begin: function (json) {
       var input = JSON.parse(json);
+      if (input.response) {
+        var response = input.response, fields = staged.headers, parsedFields;
+        if (response.body === undefined) response.body = staged.body;
+        Object.defineProperty(response, 'headers', {
+          configurable: true, enumerable: true,
+          get: function () { return parsedFields || (parsedFields = fields ? JSON.parse(fields) : []); }
+        });
+      }
+      staged.body = staged.headers = undefined;
       if (input.fresh && baseline) {
         // A loop rather than forEach: a call from native code per global name was a fifth of the hand-off
         // (callgrind, interpreter). What a script adds by assignment (`x = 1`, `this.x = 1`) is enumerable:

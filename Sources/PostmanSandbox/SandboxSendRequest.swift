@@ -139,6 +139,23 @@ enum SandboxSendRequest {
     reqrun.begin(json, authJSON);
     return reqrun.enter(place);
   };
+  // Swift, for a request's first script: the response's body and header fields (`stage`), `start`, the jar's
+  // cookies when the script names them (`SandboxCookies`), then the script itself (undefined: it did not
+  // compile), in one call into JavaScript.
+  // '!start' when the sandbox's own start failed; else `enter`'s step ('' or 'skip'). A script's exception is
+  // the call's, as it was its own call's.
+  reqrun.run = function (script, json, place, authJSON, cookiesJSON, body, headersJSON) {
+    var step;
+    try {
+      reqrun.stage(body, headersJSON);
+      step = reqrun.start(json, place, authJSON);
+      if (cookiesJSON) reqrun.setCookies(cookiesJSON);
+    } catch (e) {
+      return '!start';
+    }
+    if (step === '' && typeof script === 'function') script.call(global);
+    return step;
+  };
   // Swift: the answer to request `id`, `{"error", "curlCode"}` or the response as `__reqrun.begin` gets it.
   reqrun.answer = function (id, json) {
     var callback = callbacks[id], answer = JSON.parse(json);

@@ -28,16 +28,17 @@ import ReqRunKit
         #expect(sandbox.compiledScriptCount == before + 2)
     }
 
-    /// A request's event costs three calls into JavaScript with one script (start, the script, after) and two
-    /// more per further script; each call starts and stops JavaScriptCore's watchdog timer. It was seven.
-    @Test func oneScriptIsThreeCallsIntoJavaScript() throws {
+    /// A request's event costs two calls into JavaScript with one script (`run`: the start and the script;
+    /// `after`) and two more per further script; each call starts and stops JavaScriptCore's watchdog timer.
+    /// It was seven, then three.
+    @Test func oneScriptIsTwoCallsIntoJavaScript() throws {
         let sandbox = try PostmanSandbox()
         var variables = ScriptVariables()
         _ = test(sandbox, ["pm.test('created', () => pm.response.to.have.status(201));"], variables: &variables)
         var before = sandbox.javaScriptCallCount
         let outcome = test(sandbox, ["pm.test('created', () => pm.response.to.have.status(201));"], variables: &variables)
         #expect(outcome.assertions.map(\.passed) == [true])
-        #expect(sandbox.javaScriptCallCount - before == 3)
+        #expect(sandbox.javaScriptCallCount - before == 2)
         let scripts = ["tests['first'] = true;", "pm.test('second', () => {});"].enumerated().map { index, source in
             Script(event: .test, source: source, file: "c.json", fieldPath: "item[0].event[\(index)]")
         }
@@ -45,7 +46,26 @@ import ReqRunKit
         let two = sandbox.test(scripts, request: Request(url: "http://x.invalid/"), response: Self.response, context: Self.context,
                                variables: &variables)
         #expect(two.assertions.map { "\($0.name) \($0.place)" } == ["first c.json: item[0].event[0] (test)", "second c.json: item[0].event[1] (test)"])
-        #expect(sandbox.javaScriptCallCount - before == 5)
+        #expect(sandbox.javaScriptCallCount - before == 4)
+    }
+
+    /// With the start and the first script in one call, what the script leaves for later still runs before
+    /// its event ends (a promise's job, then `after`), a first script that does not compile or throws is
+    /// reported at its own line, and the next request starts clean.
+    @Test func theFirstScriptInTheStartsCallKeepsItsJobsAndErrors() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let later = test(sandbox, ["Promise.resolve().then(() => pm.test('later', () => pm.expect(1).to.eql(1)));",
+                                   "pm.test('now', () => {});"], variables: &variables)
+        #expect(later.error == nil)
+        #expect(later.assertions.map(\.name) == ["now", "later"])
+        let syntax = test(sandbox, ["pm.test('x', () => {});", "var = 1;"], variables: &variables)
+        #expect(syntax.error?.hasPrefix("c.json: item[0].event[0] (test) 2") == true)
+        #expect(syntax.assertions.isEmpty)
+        let thrown = test(sandbox, ["pm.test('before', () => {});", "", "null.x;"], variables: &variables)
+        #expect(thrown.error?.hasPrefix("c.json: item[0].event[0] (test) 3") == true)
+        #expect(thrown.assertions.map(\.name) == ["before"])
+        #expect(test(sandbox, ["pm.test('clean', () => {});"], variables: &variables).assertions.map(\.name) == ["clean"])
     }
 
     /// Text reaches JavaScript as it was, ASCII or not (JSStringCreateWithUTF8CString decodes it); a NUL in a
@@ -177,6 +197,30 @@ import ReqRunKit
         var variables = ScriptVariables()
         let outcome = test(sandbox, ["throw 'plain text';"], variables: &variables)
         #expect(outcome.error == "c.json: item[0].event[0] (test): plain text")
+    }
+
+    /// The response's body and header fields reach the sandbox beside the input JSON and its header list and
+    /// cookies are built when first read: the same values, the same object on each read, assignable, its keys
+    /// in their order; a body with a NUL (which goes in the JSON) keeps it.
+    @Test func theResponsesFieldsBuiltOnFirstReadKeepTheirValues() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let response = ResponseView(status: 200, headers: [HeaderField(name: "Content-Type", value: "text/plain"),
+                                                           HeaderField(name: "Set-Cookie", value: "sid=a1; Path=/; HttpOnly")],
+                                    body: Array("one \"two\"\n".utf8), bodySize: 10, totalMicroseconds: 2_000)
+        let lines = [
+            "pm.test('fields', () => { const r = pm.response; pm.expect(r.headers).to.equal(r.headers); pm.expect(r.cookies).to.equal(r.cookies);",
+            "  pm.expect(Object.keys(r)).to.eql(['__reqrunResponse', 'code', 'status', 'headers', 'responseTime', 'responseSize', 'text', 'json', 'reason', 'cookies', '__cookies', 'to']);",
+            "  pm.expect(r.headers.get('content-type')).to.equal('text/plain'); pm.expect(r.cookies.get('sid')).to.equal('a1');",
+            "  pm.expect(responseHeaders['Set-Cookie']).to.equal('sid=a1; Path=/; HttpOnly'); pm.expect(postman.getResponseCookie('sid').httpOnly).to.equal(true);",
+            "  pm.expect(responseBody).to.equal('one \"two\"\\n'); pm.expect(r.text()).to.equal(responseBody); pm.expect(responseTime).to.equal(2);",
+            "  r.headers = 'mine'; pm.expect(r.headers).to.equal('mine'); });",
+        ]
+        let script = Script(event: .test, source: lines.joined(separator: "\n"), file: "c.json", fieldPath: "item[0].event[0]")
+        let outcome = sandbox.test([script], request: Request(url: "http://x.invalid/"), response: response, context: Self.context,
+                                   variables: &variables)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(outcome.assertions.map { "\($0.name) \($0.passed) \($0.error ?? "")" } == ["fields true "])
     }
 
     /// `pm.request`, `pm.response`, the scopes' objects and the legacy globals are built when a script first
