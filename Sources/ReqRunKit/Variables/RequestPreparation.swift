@@ -194,7 +194,10 @@ public enum RequestPreparation {
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
             }
             // Collections are checked when they load; what scripts make is checked here.
-            let isToken = { (text: String) in !text.isEmpty && text.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) }
+            // On bytes: token characters are ASCII (a non-ASCII byte is never one), and the scalars cost more.
+            let isToken = { (text: String) in
+                !text.isEmpty && text.allUTF8Bytes { $0 < 0x80 && HTTPSyntax.isTokenCharacter(Unicode.Scalar($0)) }
+            }
             guard isToken(request.method) else { throw .notAToken(request.method, field: nil) }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {

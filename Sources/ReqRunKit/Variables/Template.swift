@@ -10,19 +10,28 @@ public enum Template {
     /// Whether `template` contains `{{` (a possible reference): without one, it is plain text as written.
     /// On bytes, without building segments: most templates of most requests have no reference.
     public static func mayHaveReferences(_ template: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in template.utf8 {
-            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
-            previous = byte
+        var text = template  // a copy of a native string shares its storage; withUTF8 reads it in place
+        return text.withUTF8 { utf8 in
+            var previous: UInt8 = 0
+            for byte in utf8 {
+                if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+                previous = byte
+            }
+            return false
         }
-        return false
     }
 
     /// Splits `template` into text and `{{name}}` references. `{{` without a closing `}}` is text.
     /// Scans UTF-8 bytes (the braces are ASCII), as this runs for every template of every request.
     public static func segments(_ template: String) -> [Segment] {
-        let utf8 = template.utf8
         var result: [Segment] = []
+        forEachSegment(template) { result.append($0) }
+        return result
+    }
+
+    /// Passes each segment of `template` (as `segments` splits it) to `body` in order, without an array of them.
+    static func forEachSegment(_ template: String, _ body: (Segment) -> Void) {
+        let utf8 = template.utf8
         var textStart = utf8.startIndex
         var i = utf8.startIndex
         let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
@@ -38,13 +47,12 @@ public enum Template {
                 j = k
             }
             guard let end = found else { break }
-            if textStart < i { result.append(.text(template[textStart..<i])) }
-            result.append(.reference(trimmedName(template, from: utf8.index(after: next), to: end)))
+            if textStart < i { body(.text(template[textStart..<i])) }
+            body(.reference(trimmedName(template, from: utf8.index(after: next), to: end)))
             i = utf8.index(end, offsetBy: 2)
             textStart = i
         }
-        if textStart < utf8.endIndex { result.append(.text(template[textStart...])) }
-        return result
+        if textStart < utf8.endIndex { body(.text(template[textStart...])) }
     }
 
     /// `template[start..<end]` without the spaces and tabs around it. An ASCII name is trimmed on its bytes
