@@ -93,8 +93,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         public mutating func entry(for reference: RequestReference) -> DryRunEntry {
             switch plan(reference, allowingPrepared: false) {
             case .entry(let entry): return entry
-            case .prepared(let prepared, let request, let userAgent):
-                return DryRunEntry(reference, request, prepared, userAgent: userAgent)
+            case .prepared(let prepared, let name, let method, let userAgent):
+                return DryRunEntry(reference, name: name, method: method, prepared, userAgent: userAgent)
             }
         }
 
@@ -117,22 +117,28 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
                 if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
             }
-            var request = reference.request
-            var scriptError: String?
-            var skippedByScript = false
-            var console: [String] = []
-            let preRequestScripts = request.eventScripts.filter { $0.event == .prerequest }
+            let preRequestScripts = reference.request.eventScripts.filter { $0.event == .prerequest }
             if let scripting, !preRequestScripts.isEmpty {
+                var request = reference.request
                 request.auth = reference.effectiveAuth  // what pm.request.auth reads (Runner.start)
                 let outcome = scripting.preRequest(preRequestScripts, request: &request,
                                                    context: Runner.scriptContext(reference, configuration, captured: captured),
                                                    variables: &scriptVariables)
                 scope = currentScope()
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
-                scriptError = outcome.error
-                skippedByScript = outcome.skipRequest && outcome.error == nil
-                console = outcome.console
+                return plan(reference, request, scope, secrets, scriptError: outcome.error,
+                            skippedByScript: outcome.skipRequest && outcome.error == nil, console: outcome.console,
+                            allowingPrepared: allowingPrepared)
             }
+            // The request as the collection has it, not a copy (a copy retains each of its fields).
+            return plan(reference, reference.request, scope, secrets, scriptError: nil, skippedByScript: false, console: [],
+                        allowingPrepared: allowingPrepared)
+        }
+
+        /// `plan(_:allowingPrepared:)` once the pre-request scripts, if any, have run: `request` as they left it.
+        private mutating func plan(_ reference: RequestReference, _ request: Request, _ scope: VariableScope, _ secrets: [String],
+                                   scriptError: String?, skippedByScript: Bool, console: [String], allowingPrepared: Bool) -> Plan {
+            var secrets = secrets, scriptError = scriptError
             func newEntry() -> DryRunEntry {
                 var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
                                         name: request.name, method: request.method, url: request.url)
@@ -155,10 +161,6 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 let value = configuration.options.userAgent
                 return value.isEmpty || prepared.headers.contains(named: "user-agent") ? nil : HeaderField(name: "User-Agent", value: value)
             }
-            if allowingPrepared, console.isEmpty, case .success(let prepared) = result, prepared.literalReferences.isEmpty,
-               masker(secrets + prepared.secrets).masksNothing, !prepared.headers.contains(where: SecretMasker.isSensitive) {
-                return .prepared(prepared, request, userAgent: userAgent(prepared))
-            }
             var entry: DryRunEntry
             switch result {
             case .failure(let failure):
@@ -170,8 +172,12 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                     entry.url = (try? scope.resolve(request.url, field: "url")) ?? request.url
                 }
             case .success(let prepared):
+                if allowingPrepared, console.isEmpty, prepared.literalReferences.isEmpty,
+                   masker(secrets + prepared.secrets).masksNothing, !prepared.headers.contains(where: SecretMasker.isSensitive) {
+                    return .prepared(prepared, name: request.name, method: request.method, userAgent: userAgent(prepared))
+                }
                 secrets += prepared.secrets
-                entry = DryRunEntry(reference, request, prepared, userAgent: userAgent(prepared))
+                entry = DryRunEntry(reference, name: request.name, method: request.method, prepared, userAgent: userAgent(prepared))
                 if !console.isEmpty { entry.console = console }
                 for name in prepared.literalReferences where literalsWarned.insert(name).inserted {
                     entry.console = (entry.console ?? []) + [RequestRules.literalWarning(name)]
@@ -182,10 +188,11 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
     }
 
     /// A planned request: its entry, or the prepared request that is its entry unchanged (`Planner.plan`),
-    /// with the request it was prepared from and the `User-Agent` field reqrun adds (nil: none added).
+    /// with the name and method of the request it was prepared from and the `User-Agent` field reqrun adds (nil: none
+    /// added).
     enum Plan {
         case entry(DryRunEntry)
-        case prepared(PreparedRequest, Request, userAgent: HeaderField?)
+        case prepared(PreparedRequest, name: String, method: String, userAgent: HeaderField?)
     }
 
     private func masked(_ masker: SecretMasker) -> DryRunEntry {
@@ -229,9 +236,9 @@ extension DryRunEntry.Body {
 
 extension DryRunEntry {
     /// The entry of a request prepared as it is (`Plan.prepared`).
-    init(_ reference: RequestReference, _ request: Request, _ prepared: PreparedRequest, userAgent: HeaderField?) {
+    init(_ reference: RequestReference, name: String, method: String, _ prepared: PreparedRequest, userAgent: HeaderField?) {
         self.init(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                  name: request.name, method: request.method, url: prepared.url)
+                  name: name, method: method, url: prepared.url)
         headers = prepared.headers + (userAgent.map { [$0] } ?? [])
         body = prepared.body.map(Body.init)
         transferAuth = prepared.transferAuth.map(Self.transferAuthText)

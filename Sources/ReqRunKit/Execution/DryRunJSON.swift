@@ -17,14 +17,14 @@ extension DryRunEntry {
     }
 
     /// The entry of a request prepared as it is (`Planner.Plan.prepared`), written without making it: the same
-    /// bytes as `DryRunEntry(reference, request, prepared, userAgent:).write(&w)`.
-    static func write(_ w: inout JSONWriter, _ reference: RequestReference, _ request: Request, _ prepared: PreparedRequest,
+    /// bytes as `DryRunEntry(reference, name:, method:, prepared, userAgent:).write(&w)`.
+    static func write(_ w: inout JSONWriter, _ reference: RequestReference, name: String, method: String, _ prepared: PreparedRequest,
                       userAgent: HeaderField?) {
         let groups = reference.groups
         write(&w, body: prepared.body.map(Body.init), collection: reference.collectionName, console: nil, error: nil,
               groupPath: { w in w.array(groups.indices) { w, i in w.string(groups[i].name) } },
-              headers: prepared.headers, addedHeader: userAgent, index: reference.index, method: request.method,
-              name: request.name, skipped: nil, transferAuth: prepared.transferAuth.map(transferAuthText), url: prepared.url)
+              headers: prepared.headers, addedHeader: userAgent, index: reference.index, method: method,
+              name: name, skipped: nil, transferAuth: prepared.transferAuth.map(transferAuthText), url: prepared.url)
     }
 
     /// The members in `JSONEncoder`'s sorted order; `headers` followed by `addedHeader`, if any.
@@ -86,8 +86,8 @@ extension DryRunEntry.Planner {
             case .entry(let entry):
                 if entry.error != nil, entry.skipped != true { failed += 1 }
                 entry.write(&w)
-            case .prepared(let prepared, let request, let userAgent):
-                DryRunEntry.write(&w, reference, request, prepared, userAgent: userAgent)
+            case .prepared(let prepared, let name, let method, let userAgent):
+                DryRunEntry.write(&w, reference, name: name, method: method, prepared, userAgent: userAgent)
             }
         }
         return failed

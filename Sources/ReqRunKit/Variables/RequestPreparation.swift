@@ -233,8 +233,10 @@ public enum RequestPreparation {
             }
             try URLNormalizer.validate(prepared.url)
             // Whatever reached a credential (a header written by hand, a captured token, URL user information).
-            prepared.secrets += CredentialSecrets.inURL(prepared.url)
-                + CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
+            // Appended only when found: most requests have none, and the sum of two empty arrays was still made.
+            let found = CredentialSecrets.inURL(prepared.url), inHeaders = CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
+            if !found.isEmpty { prepared.secrets += found }
+            if !inHeaders.isEmpty { prepared.secrets += inHeaders }
             return .success(prepared)
         } catch {
             return .failure(error)

@@ -62,24 +62,21 @@ public enum Template {
     private static func trimmedName(_ template: String, from start: String.Index, to end: String.Index) -> String {
         let utf8 = template.utf8
         let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        var first = start, last = end
-        var ascii = true
-        var i = start
-        while i < end {
-            if utf8[i] >= 0x80 { ascii = false; break }
-            i = utf8.index(after: i)
+        // On the string's own bytes by offset (the view's indices cost more than the bytes' tests).
+        let lower = utf8.distance(from: utf8.startIndex, to: start), upper = utf8.distance(from: utf8.startIndex, to: end)
+        var text = template
+        let ascii: String? = text.withUTF8 { bytes in
+            var first = lower, last = upper
+            guard !bytes[first..<last].contains(where: { $0 >= 0x80 }) else { return nil }
+            while first < last, bytes[first] == space || bytes[first] == tab { first += 1 }
+            while first < last, bytes[last - 1] == space || bytes[last - 1] == tab { last -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
         }
-        guard ascii else {
+        guard let ascii else {
             let name = template[start..<end]
             return String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
-        while first < last, utf8[first] == space || utf8[first] == tab { first = utf8.index(after: first) }
-        while first < last {
-            let before = utf8.index(before: last)
-            guard utf8[before] == space || utf8[before] == tab else { break }
-            last = before
-        }
-        return String(template[first..<last])
+        return ascii
     }
 
     /// The names `template` refers to, in order of first use.

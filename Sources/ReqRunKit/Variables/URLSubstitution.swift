@@ -41,12 +41,14 @@ enum URLSubstitution {
         Template.forEachSegment(template) { segment in
             guard failure == nil else { return }
             switch segment {
-            case .text(let text):
-                output.append(contentsOf: text.utf8)
+            case .text(var text):
+                // From the bytes in place: through the UTF-8 view, an element at a time, it cost as much as the rest.
+                text.withUTF8 { output.append(contentsOf: $0) }
             case .reference(let name):
                 do throws(PreparationFailure) {
                     let value = try scope.resolve(reference: name, field: field)
-                    output.append(contentsOf: encode(value, for: component(after: output)).utf8)
+                    var encoded = encode(value, for: component(after: output))
+                    encoded.withUTF8 { output.append(contentsOf: $0) }
                 } catch {
                     guard case .undefinedVariables(let names, _) = error else {
                         failure = error

@@ -61,7 +61,8 @@ public struct VariableScope: Sendable {
         var i = layers.count
         while i > 0 {
             i -= 1
-            if let value = layers[i].values[name] { return (value, layers[i].isLiteral) }
+            // Most layers of most scopes are empty (captures, scripts): no name to hash for them.
+            if !layers[i].values.isEmpty, let value = layers[i].values[name] { return (value, layers[i].isLiteral) }
         }
         return nil
     }
@@ -138,6 +139,8 @@ public struct VariableScope: Sendable {
 
     /// Postman's dynamic variables; nil for any other name.
     static func dynamicValue(_ name: String) -> String? {
+        // Every dynamic name starts with `$`: other names are not compared with each.
+        guard name.utf8.first == UInt8(ascii: "$") else { return nil }
         switch name {
         case "$guid", "$randomUUID": return UUID().lowercasedText
         case "$timestamp": return String(Int(Date().timeIntervalSince1970))
