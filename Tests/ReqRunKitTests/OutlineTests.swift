@@ -57,6 +57,18 @@ import ReqRunKit
         #expect(visible.map(\.request.url) == ["x", "r4", "y"] && visible.map(\.index) == [1, 2, 3] && visible[2].request.url == "y")
     }
 
+    /// `containsRequest` asks the selected requests only, where they are, in stretches and in arrays of references.
+    @Test func selectionAsksOnlyItsOwnRequests() {
+        let outline = Outline(collections: collections, expansion: .saved([a.id]))
+        let visible = outline.visibleSelection()
+        #expect(visible.map(\.request.url) == ["r1"])
+        #expect(visible.containsRequest { $0.url == "r1" } && !visible.containsRequest { $0.url == "r2" })
+        let all = outline.allSelection()
+        #expect(all.containsRequest { $0.url == "r4" } && !all.containsRequest { $0.url == "r5" })
+        let named = RequestSelection(outline.requests(underGroups: [b.id]))
+        #expect(named.containsRequest { $0.url == "r3" } && !named.containsRequest { $0.url == "r1" })
+    }
+
     @Test func groupSelectionIgnoresExpansionAndKeepsListOrder() {
         let outline = Outline(collections: collections, expansion: .saved([]))
         #expect(urls(outline.requests(underGroups: [b.id])) == ["r2", "r3"])

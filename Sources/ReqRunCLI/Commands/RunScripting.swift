@@ -56,8 +56,10 @@ enum RunScripting {
     /// The sandbox for `references`, or nil when none has a script that will run (`preRequestOnly`: a dry run,
     /// which runs no test script).
     /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
-    static func sandbox(for references: some Sequence<RequestReference>, limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
-        guard references.contains(where: { $0.request.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
+    /// The requests are asked where they are (`RequestSelection.containsRequest`), without making a reference to
+    /// each: that walk was 3 % of `run --all --dry-run` on 100,000 requests (callgrind).
+    static func sandbox(for references: RequestSelection, limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
+        guard references.containsRequest(where: { $0.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }
         return try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)

@@ -61,7 +61,7 @@ enum SendCommand {
                                              redirects: transfer.redirects, retries: transfer.retries)
         configuration.requestRules = rules ?? .reqrun
         CarriedCaptures.apply([reference], to: &configuration, context, terminal)
-        let scripting = try RunScripting.sandbox(for: [reference], limits: RunScripting.limits(arguments, command: command.spec),
+        let scripting = try RunScripting.sandbox(for: RequestSelection([reference]), limits: RunScripting.limits(arguments, command: command.spec),
                                                  preRequestOnly: false)
         Interruption.install()
         let outcome = RecordedRun.send(reference, configuration: configuration, workspace: context.workspace,

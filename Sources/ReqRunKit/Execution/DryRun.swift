@@ -91,6 +91,17 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
 
         /// The entry of the next request in list order.
         public mutating func entry(for reference: RequestReference) -> DryRunEntry {
+            switch plan(reference, allowingPrepared: false) {
+            case .entry(let entry): return entry
+            case .prepared(let prepared, let name, let method, let userAgent):
+                return DryRunEntry(reference, name: name, method: method, prepared, userAgent: userAgent)
+            }
+        }
+
+        /// What the next request in list order comes to: its entry, or, with `allowingPrepared`, when the entry
+        /// would be the prepared request as it is (no script output, no `{{…}}` sent as text, nothing masked, no
+        /// credential field), the prepared request, which `writeJSON` writes without making the entry.
+        mutating func plan(_ reference: RequestReference, allowingPrepared: Bool) -> Plan {
             let layers = fileLayers(reference)
             let configuration = configuration, scripting = scripting, captured = captured
             func currentScope() -> VariableScope {
@@ -106,64 +117,82 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
                 if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
             }
-            var request = reference.request
-            var scriptError: String?
-            var skippedByScript = false
-            var console: [String] = []
-            let preRequestScripts = request.eventScripts.filter { $0.event == .prerequest }
+            let preRequestScripts = reference.request.eventScripts.filter { $0.event == .prerequest }
             if let scripting, !preRequestScripts.isEmpty {
+                var request = reference.request
                 request.auth = reference.effectiveAuth  // what pm.request.auth reads (Runner.start)
                 let outcome = scripting.preRequest(preRequestScripts, request: &request,
                                                    context: Runner.scriptContext(reference, configuration, captured: captured),
                                                    variables: &scriptVariables)
                 scope = currentScope()
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
-                scriptError = outcome.error
-                skippedByScript = outcome.skipRequest && outcome.error == nil
-                console = outcome.console
+                return plan(reference, request, scope, secrets, scriptError: outcome.error,
+                            skippedByScript: outcome.skipRequest && outcome.error == nil, console: outcome.console,
+                            allowingPrepared: allowingPrepared)
             }
-            var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
-                                    name: request.name, method: request.method, url: request.url)
-            if !console.isEmpty { entry.console = console }
-            if skippedByScript {
-                entry.skipped = true
-                scriptError = "a pre-request script called pm.execution.skipRequest()"
+            // The request as the collection has it, not a copy (a copy retains each of its fields).
+            return plan(reference, reference.request, scope, secrets, scriptError: nil, skippedByScript: false, console: [],
+                        allowingPrepared: allowingPrepared)
+        }
+
+        /// `plan(_:allowingPrepared:)` once the pre-request scripts, if any, have run: `request` as they left it.
+        private mutating func plan(_ reference: RequestReference, _ request: Request, _ scope: VariableScope, _ secrets: [String],
+                                   scriptError: String?, skippedByScript: Bool, console: [String], allowingPrepared: Bool) -> Plan {
+            var secrets = secrets, scriptError = scriptError
+            func newEntry() -> DryRunEntry {
+                var entry = DryRunEntry(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                                        name: request.name, method: request.method, url: request.url)
+                if !console.isEmpty { entry.console = console }
+                return entry
             }
-            if let scriptError {
+            if skippedByScript || scriptError != nil {
+                var entry = newEntry()
+                if skippedByScript {
+                    entry.skipped = true
+                    scriptError = "a pre-request script called pm.execution.skipRequest()"
+                }
                 entry.error = scriptError
-                return entry.masked(masker(secrets))
+                return .entry(entry.masked(masker(secrets)))
             }
-            switch RequestPreparation.prepare(request, scope: scope, auth: request.auth ?? reference.effectiveAuth, rules: configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil)) {
+            let auth = request.auth ?? reference.effectiveAuth
+            let result = RequestPreparation.prepare(request, scope: scope, auth: auth, rules: configuration.requestRules(for: reference).applying(disableBodyPruning: request.disableBodyPruning, followOriginalHttpMethod: nil))
+            // The `User-Agent` reqrun adds, unless the request sets one.
+            func userAgent(_ prepared: PreparedRequest) -> HeaderField? {
+                let value = configuration.options.userAgent
+                return value.isEmpty || prepared.headers.contains(named: "user-agent") ? nil : HeaderField(name: "User-Agent", value: value)
+            }
+            var entry: DryRunEntry
+            switch result {
             case .failure(let failure):
-                secrets += Runner.secretsOfUnprepared(request, scope, auth: request.auth ?? reference.effectiveAuth)
+                entry = newEntry()
+                secrets += Runner.secretsOfUnprepared(request, scope, auth: auth)
                 entry.error = failure.description
                 if failure.isSkip {
                     entry.skipped = true
                     entry.url = (try? scope.resolve(request.url, field: "url")) ?? request.url
                 }
             case .success(let prepared):
+                if allowingPrepared, console.isEmpty, prepared.literalReferences.isEmpty,
+                   masker(secrets + prepared.secrets).masksNothing, !prepared.headers.contains(where: SecretMasker.isSensitive) {
+                    return .prepared(prepared, name: request.name, method: request.method, userAgent: userAgent(prepared))
+                }
                 secrets += prepared.secrets
+                entry = DryRunEntry(reference, name: request.name, method: request.method, prepared, userAgent: userAgent(prepared))
+                if !console.isEmpty { entry.console = console }
                 for name in prepared.literalReferences where literalsWarned.insert(name).inserted {
                     entry.console = (entry.console ?? []) + [RequestRules.literalWarning(name)]
                 }
-                entry.url = prepared.url
-                var headers = prepared.headers
-                let userAgent = configuration.options.userAgent
-                if !userAgent.isEmpty, !headers.contains(named: "user-agent") {
-                    headers.append(HeaderField(name: "User-Agent", value: userAgent))
-                }
-                entry.headers = headers
-                entry.body = prepared.body.map(Body.init)
-                switch prepared.transferAuth {
-                case .digest(let username, _)?: entry.transferAuth = "digest as '\(username)', answered by libcurl to the server's challenge"
-                case .awsSigV4(let accessKey, _, let region, let service)?:
-                    entry.transferAuth = "AWS Signature Version 4 (\(accessKey), \(region), \(service)), computed by libcurl"
-                case .ntlm(let username, _)?: entry.transferAuth = "NTLM as '\(username)', negotiated by libcurl with the server"
-                case nil: break
-                }
             }
-            return entry.masked(masker(secrets))
+            return .entry(entry.masked(masker(secrets)))
         }
+    }
+
+    /// A planned request: its entry, or the prepared request that is its entry unchanged (`Planner.plan`),
+    /// with the name and method of the request it was prepared from and the `User-Agent` field reqrun adds (nil: none
+    /// added).
+    enum Plan {
+        case entry(DryRunEntry)
+        case prepared(PreparedRequest, name: String, method: String, userAgent: HeaderField?)
     }
 
     private func masked(_ masker: SecretMasker) -> DryRunEntry {
@@ -201,6 +230,27 @@ extension DryRunEntry.Body {
                 case .file(let path): return DryRunEntry.Part(name: part.name, file: path, contentType: part.contentType)
                 }
             })
+        }
+    }
+}
+
+extension DryRunEntry {
+    /// The entry of a request prepared as it is (`Plan.prepared`).
+    init(_ reference: RequestReference, name: String, method: String, _ prepared: PreparedRequest, userAgent: HeaderField?) {
+        self.init(index: reference.index, collection: reference.collectionName, groupPath: reference.groupPath,
+                  name: name, method: method, url: prepared.url)
+        headers = prepared.headers + (userAgent.map { [$0] } ?? [])
+        body = prepared.body.map(Body.init)
+        transferAuth = prepared.transferAuth.map(Self.transferAuthText)
+    }
+
+    /// How an auth that libcurl computes while sending is shown.
+    static func transferAuthText(_ auth: TransferAuth) -> String {
+        switch auth {
+        case .digest(let username, _): return "digest as '\(username)', answered by libcurl to the server's challenge"
+        case .awsSigV4(let accessKey, _, let region, let service):
+            return "AWS Signature Version 4 (\(accessKey), \(region), \(service)), computed by libcurl"
+        case .ntlm(let username, _): return "NTLM as '\(username)', negotiated by libcurl with the server"
         }
     }
 }

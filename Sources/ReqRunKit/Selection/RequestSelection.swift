@@ -78,6 +78,19 @@ public struct RequestSelection: RandomAccessCollection, Sendable {
                                 collectionRules: collection.compat)
     }
 
+    /// Whether a selected request satisfies `predicate`, asked of each request in its group's array: no
+    /// reference is made (each would copy the request and its group chain).
+    public func containsRequest(where predicate: (Request) -> Bool) -> Bool {
+        switch storage {
+        case .references(let references):
+            return references.contains { predicate($0.request) }
+        case .stretches(_, let chains, let stretches, _):
+            return stretches.contains { stretch in
+                chains[stretch.chain].requests[stretch.first..<(stretch.first + stretch.count)].contains(where: predicate)
+            }
+        }
+    }
+
     /// Walks the stretches in order, without the search of `subscript`.
     public struct Iterator: IteratorProtocol {
         fileprivate let selection: RequestSelection

@@ -194,7 +194,10 @@ public enum RequestPreparation {
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
             }
             // Collections are checked when they load; what scripts make is checked here.
-            let isToken = { (text: String) in !text.isEmpty && text.unicodeScalars.allSatisfy(HTTPSyntax.isTokenCharacter) }
+            // On bytes: token characters are ASCII (a non-ASCII byte is never one), and the scalars cost more.
+            let isToken = { (text: String) in
+                !text.isEmpty && text.allUTF8Bytes { $0 < 0x80 && HTTPSyntax.isTokenCharacter(Unicode.Scalar($0)) }
+            }
             guard isToken(request.method) else { throw .notAToken(request.method, field: nil) }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {
@@ -230,8 +233,10 @@ public enum RequestPreparation {
             }
             try URLNormalizer.validate(prepared.url)
             // Whatever reached a credential (a header written by hand, a captured token, URL user information).
-            prepared.secrets += CredentialSecrets.inURL(prepared.url)
-                + CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
+            // Appended only when found: most requests have none, and the sum of two empty arrays was still made.
+            let found = CredentialSecrets.inURL(prepared.url), inHeaders = CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
+            if !found.isEmpty { prepared.secrets += found }
+            if !inHeaders.isEmpty { prepared.secrets += inHeaders }
             return .success(prepared)
         } catch {
             return .failure(error)

@@ -10,19 +10,28 @@ public enum Template {
     /// Whether `template` contains `{{` (a possible reference): without one, it is plain text as written.
     /// On bytes, without building segments: most templates of most requests have no reference.
     public static func mayHaveReferences(_ template: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in template.utf8 {
-            if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
-            previous = byte
+        var text = template  // a copy of a native string shares its storage; withUTF8 reads it in place
+        return text.withUTF8 { utf8 in
+            var previous: UInt8 = 0
+            for byte in utf8 {
+                if byte == UInt8(ascii: "{") && previous == UInt8(ascii: "{") { return true }
+                previous = byte
+            }
+            return false
         }
-        return false
     }
 
     /// Splits `template` into text and `{{name}}` references. `{{` without a closing `}}` is text.
     /// Scans UTF-8 bytes (the braces are ASCII), as this runs for every template of every request.
     public static func segments(_ template: String) -> [Segment] {
-        let utf8 = template.utf8
         var result: [Segment] = []
+        forEachSegment(template) { result.append($0) }
+        return result
+    }
+
+    /// Passes each segment of `template` (as `segments` splits it) to `body` in order, without an array of them.
+    static func forEachSegment(_ template: String, _ body: (Segment) -> Void) {
+        let utf8 = template.utf8
         var textStart = utf8.startIndex
         var i = utf8.startIndex
         let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
@@ -38,13 +47,12 @@ public enum Template {
                 j = k
             }
             guard let end = found else { break }
-            if textStart < i { result.append(.text(template[textStart..<i])) }
-            result.append(.reference(trimmedName(template, from: utf8.index(after: next), to: end)))
+            if textStart < i { body(.text(template[textStart..<i])) }
+            body(.reference(trimmedName(template, from: utf8.index(after: next), to: end)))
             i = utf8.index(end, offsetBy: 2)
             textStart = i
         }
-        if textStart < utf8.endIndex { result.append(.text(template[textStart...])) }
-        return result
+        if textStart < utf8.endIndex { body(.text(template[textStart...])) }
     }
 
     /// `template[start..<end]` without the spaces and tabs around it. An ASCII name is trimmed on its bytes
@@ -54,24 +62,21 @@ public enum Template {
     private static func trimmedName(_ template: String, from start: String.Index, to end: String.Index) -> String {
         let utf8 = template.utf8
         let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        var first = start, last = end
-        var ascii = true
-        var i = start
-        while i < end {
-            if utf8[i] >= 0x80 { ascii = false; break }
-            i = utf8.index(after: i)
+        // On the string's own bytes by offset (the view's indices cost more than the bytes' tests).
+        let lower = utf8.distance(from: utf8.startIndex, to: start), upper = utf8.distance(from: utf8.startIndex, to: end)
+        var text = template
+        let ascii: String? = text.withUTF8 { bytes in
+            var first = lower, last = upper
+            guard !bytes[first..<last].contains(where: { $0 >= 0x80 }) else { return nil }
+            while first < last, bytes[first] == space || bytes[first] == tab { first += 1 }
+            while first < last, bytes[last - 1] == space || bytes[last - 1] == tab { last -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
         }
-        guard ascii else {
+        guard let ascii else {
             let name = template[start..<end]
             return String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
-        while first < last, utf8[first] == space || utf8[first] == tab { first = utf8.index(after: first) }
-        while first < last {
-            let before = utf8.index(before: last)
-            guard utf8[before] == space || utf8[before] == tab else { break }
-            last = before
-        }
-        return String(template[first..<last])
+        return ascii
     }
 
     /// The names `template` refers to, in order of first use.

@@ -27,64 +27,83 @@ enum URLSubstitution {
 
     /// `template` with every reference resolved in `scope`, each value encoded for its component.
     /// - Throws: as `VariableScope.resolve`: every undefined name of the template in one error, in order.
+    ///
+    /// The URL is made in one byte buffer, read back for each reference's component (`component(after:)`),
+    /// and the template's pieces are visited without an array of them (`Template.forEachSegment`): with a
+    /// `String` appended to and its UTF-8 view scanned again for each reference, this was 16 % of
+    /// `run --all --dry-run --json` on 100,000 requests (callgrind).
     static func resolve(_ template: String, _ scope: VariableScope, field: String) throws(PreparationFailure) -> String {
         guard Template.mayHaveReferences(template) else { return template }
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(template.utf8.count + 64)
         var missing: [String] = []
-        for segment in Template.segments(template) {
+        var failure: PreparationFailure?
+        Template.forEachSegment(template) { segment in
+            guard failure == nil else { return }
             switch segment {
-            case .text(let text):
-                output += text
+            case .text(var text):
+                // From the bytes in place: through the UTF-8 view, an element at a time, it cost as much as the rest.
+                text.withUTF8 { output.append(contentsOf: $0) }
             case .reference(let name):
                 do throws(PreparationFailure) {
                     let value = try scope.resolve(reference: name, field: field)
-                    output += encode(value, for: component(after: output))
+                    var encoded = encode(value, for: component(after: output))
+                    encoded.withUTF8 { output.append(contentsOf: $0) }
                 } catch {
-                    guard case .undefinedVariables(let names, _) = error else { throw error }
+                    guard case .undefinedVariables(let names, _) = error else {
+                        failure = error
+                        return
+                    }
                     for name in names where !missing.contains(name) { missing.append(name) }
                 }
             }
         }
+        if let failure { throw failure }
         if !missing.isEmpty { throw .undefinedVariables(names: missing, field: field) }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Which component a value appended to `prefix` (the URL so far) falls in.
-    static func component(after prefix: String) -> Component {
-        // On the string's own UTF-8 (a copy of it into an array was made for every reference of every URL).
-        let utf8 = prefix.utf8
-        guard !utf8.isEmpty else { return .schemeOrAuthority }
-        let authorityStart = URLNormalizer.schemeEnd(prefix).map { $0 + 3 } ?? 0
-        let rest = utf8.dropFirst(authorityStart)
+    static func component(after prefix: String) -> Component { component(after: Array(prefix.utf8)) }
+
+    /// Which component a value appended to `prefix` (the UTF-8 of the URL so far) falls in.
+    static func component(after prefix: [UInt8]) -> Component {
+        guard !prefix.isEmpty else { return .schemeOrAuthority }
+        let authorityStart = URLNormalizer.schemeEnd(utf8: prefix).map { $0 + 3 } ?? 0
+        let rest = prefix[authorityStart...]
         guard rest.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
             return .schemeOrAuthority
         }
         if rest.contains(UInt8(ascii: "#")) { return .fragment }
         guard let question = rest.firstIndex(of: UInt8(ascii: "?")) else { return .path }
         // In the current parameter (after the last '&'), after its '=': its value.
-        let query = utf8[utf8.index(after: question)...]
-        let parameter = query.lastIndex(of: UInt8(ascii: "&")).map { query[query.index(after: $0)...] } ?? query
+        let query = prefix[(question + 1)...]
+        let parameter = query.lastIndex(of: UInt8(ascii: "&")).map { query[($0 + 1)...] } ?? query
         return parameter.contains(UInt8(ascii: "=")) ? .queryValue : .query
     }
 
     /// `value` with the characters that would end `component` percent-encoded.
     static func encode(_ value: String, for component: Component) -> String {
-        let ending: [UInt8]
-        switch component {
-        case .schemeOrAuthority, .fragment: return value
-        case .path: ending = [UInt8(ascii: "?"), UInt8(ascii: "#")]
-        case .query: ending = [UInt8(ascii: "#")]
-        case .queryValue: ending = [UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "+")]
-        }
-        guard value.utf8.contains(where: ending.contains) else { return value }
+        guard component != .schemeOrAuthority, component != .fragment,
+              value.containsUTF8Byte(where: { ends(component, $0) }) else { return value }
         var out: [UInt8] = []
         for byte in value.utf8 {
-            if ending.contains(byte) {
+            if ends(component, byte) {
                 out += Array(URLQuery.encode(String(UnicodeScalar(byte))).utf8)
             } else {
                 out.append(byte)
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `byte` would end `component` (an array of them was made for every reference).
+    private static func ends(_ component: Component, _ byte: UInt8) -> Bool {
+        switch component {
+        case .schemeOrAuthority, .fragment: return false
+        case .path: return byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+        case .query: return byte == UInt8(ascii: "#")
+        case .queryValue: return byte == UInt8(ascii: "#") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "+")
+        }
     }
 }

@@ -57,7 +57,13 @@ public struct VariableScope: Sendable {
 
     /// The value of `name` from the highest layer that has it, and whether that layer is literal.
     private func lookup(_ name: String) -> (value: String, isLiteral: Bool)? {
-        for layer in layers.reversed() { if let value = layer.values[name] { return (value, layer.isLiteral) } }
+        // By index: `for layer in layers.reversed()` copied each layer (its name, values and secret names retained).
+        var i = layers.count
+        while i > 0 {
+            i -= 1
+            // Most layers of most scopes are empty (captures, scripts): no name to hash for them.
+            if !layers[i].values.isEmpty, let value = layers[i].values[name] { return (value, layers[i].isLiteral) }
+        }
         return nil
     }
 
@@ -115,7 +121,7 @@ public struct VariableScope: Sendable {
                         field: String) throws(PreparationFailure) {
         if let dynamic = Self.dynamicValue(name) {
             output += dynamic
-        } else if name.hasPrefix("process.env.") {
+        } else if name.utf8.starts(with: "process.env.".utf8) {
             let key = String(name.dropFirst("process.env.".count))
             guard processEnvironment.isReadable(key) else { throw .environmentVariableNotAllowed(name: key, field: field) }
             if let value = processEnvironment.values[key] { output += value } else if !missing.contains(name) { missing.append(name) }
@@ -124,7 +130,8 @@ public struct VariableScope: Sendable {
         } else if chain.count >= Self.maximumDepth {
             throw .variableDepth(names: chain + [name], field: field)
         } else if let (value, isLiteral) = lookup(name) {
-            output += isLiteral ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
+            // A value without `{{` is its own text: no chain to extend (an array made for every reference).
+            output += isLiteral || !Template.mayHaveReferences(value) ? value : try render(value, chain: chain + [name], missing: &missing, field: field)
         } else if !missing.contains(name) {
             missing.append(name)
         }
@@ -132,6 +139,8 @@ public struct VariableScope: Sendable {
 
     /// Postman's dynamic variables; nil for any other name.
     static func dynamicValue(_ name: String) -> String? {
+        // Every dynamic name starts with `$`: other names are not compared with each.
+        guard name.utf8.first == UInt8(ascii: "$") else { return nil }
         switch name {
         case "$guid", "$randomUUID": return UUID().lowercasedText
         case "$timestamp": return String(Int(Date().timeIntervalSince1970))

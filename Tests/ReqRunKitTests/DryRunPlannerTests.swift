@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import ReqRunKit
+
+/// `DryRunEntry.Planner.writeJSON` writes a request that needs no masking straight from its prepared form,
+/// without making its `DryRunEntry` (issue 17 §1): the bytes must be those of the entries `entry(for:)`
+/// makes, written one by one, for requests of each kind that takes one path or the other.
+@Suite struct DryRunPlannerTests {
+    let group = RequestGroup(id: UUID(), name: "G \"quoted\"", variables: [Variable(name: "path", value: "a?b#c")], requests: [
+        Request(name: "plain", url: "{{base}}/items/{{path}}?q={{path}}"),
+        Request(name: "own agent", method: "POST", url: "{{base}}/post", headers: [HeaderField(name: "user-agent", value: "mine")],
+                body: .json("{\"k\":\"{{path}}\"}")),
+        Request(name: "bearer", url: "{{base}}/bearer", auth: .bearer(token: "{{token}}")),
+        Request(name: "secret in URL", url: "{{base}}/s/{{key}}"),
+        Request(name: "digest", url: "{{base}}/digest", auth: .digest(username: "ada", password: "pw")),
+        Request(name: "undefined", url: "{{base}}/{{nothing}}"),
+        Request(name: "other scheme", url: "ftp://example.com/f"),
+        Request(name: "form", method: "POST", url: "{{base}}/form", body: .form([Parameter(name: "a", value: "{{path}}")])),
+    ])
+    let nested = RequestGroup(id: UUID(), name: "N", requests: [Request(url: "{{base}}/nested")])
+
+    private func configuration() -> RunConfiguration {
+        let environment = Environment(name: "e", file: "e.json", variables: [Variable(name: "token", value: "t0k3n-secret"),
+                                                                           Variable(name: "key", value: "k3y-secret")],
+                                      secretNames: ["key"])
+        return RunConfiguration(selection: RunSelection(mode: "all"), environment: environment)
+    }
+
+    private func written(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var out: [UInt8] = []
+        var w = JSONWriter(bufferSize: 256, encoderLayout: true) { out.append(contentsOf: $0) }
+        body(&w)
+        w.finishToSink()
+        return out
+    }
+
+    @Test func theEntriesWrittenFromPreparedRequestsAreTheEntriesBytes() throws {
+        var outer = group
+        outer.groups = [nested]
+        let collections = [RequestCollection(name: "C", file: "c.json", variables: [Variable(name: "base", value: "http://127.0.0.1:9")],
+                                             groups: [outer])]
+        let selection = Outline(collections: collections, expansion: .transient(Outline.allGroupIDs(collections))).allSelection()
+        #expect(selection.count == 9)
+        var planner = DryRunEntry.Planner(configuration: configuration())
+        var failed = 0
+        let direct = written { w in failed = planner.writeJSON(selection, to: &w) }
+        var entryPlanner = DryRunEntry.Planner(configuration: configuration())
+        let entries = selection.map { entryPlanner.entry(for: $0) }
+        let expected = written { w in w.array(entries) { w, entry in entry.write(&w) } }
+        #expect(direct == expected, "\(String(decoding: direct, as: UTF8.self))")
+        #expect(failed == 1 && entries.filter { $0.error != nil && $0.skipped != true }.count == 1)
+        // Both paths were taken: the bearer token and the secret variable are masked, the others are not.
+        let text = String(decoding: direct, as: UTF8.self)
+        #expect(!text.contains("t0k3n-secret") && !text.contains("k3y-secret") && text.contains("/items/a%3Fb%23c?q=a?b%23c"))
+    }
+}
