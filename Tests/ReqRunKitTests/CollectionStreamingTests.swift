@@ -83,3 +83,57 @@ extension CollectionDecoderTests {
         #expect(collection == whole)
     }
 }
+
+extension CollectionDecoderTests {
+    /// A text of `groups` top-level groups of 100 requests each (about 8 KB a group); `broken` are the groups
+    /// whose third request's URL is a number.
+    private func largeCollection(groups: Int, broken: Set<Int> = []) -> String {
+        let items = (0..<groups).map { g in
+            let requests = (0..<100).map { r in
+                #"{"name": "request \#(g)-\#(r)", "method": "GET", "url": \#(broken.contains(g) && r == 2 ? "7" : "\"{{base}}/items/\(g)/\(r)\"")}"#
+            }
+            return #"{"name": "group \#(g)", "requests": [\#(requests.joined(separator: ", "))]}"#
+        }
+        return #"{"name": "big", "groups": [\#(items.joined(separator: ",\n"))]}"#
+    }
+
+    /// Above `concurrentDecodingSize` (where the whole tree's groups were decoded on two threads) the
+    /// groups come back in file order, and the error is the first one in file order.
+    @Test func aLargeCollectionsGroupsComeInFileOrderAndItsFirstErrorIsThrown() throws {
+        let text = largeCollection(groups: 160)
+        #expect(text.utf8.count >= CollectionDecoder.concurrentDecodingSize)
+        let collection = try decode(text)
+        #expect(collection.groups.map(\.name) == (0..<160).map { "group \($0)" })
+        #expect(collection.groups[159].requests[99].url == "{{base}}/items/159/99")
+        #expect(collection.groups.reduce(0) { $0 + $1.requestCount } == 16_000)
+        for broken: Set<Int> in [[157, 158], [1, 80, 159]] {
+            let error = try #require(inputError(largeCollection(groups: 160, broken: broken)))
+            #expect(error.fieldPath == "groups[\(broken.min()!)].requests[2].url")
+            #expect(error.reason == "expected a string, found a number")
+        }
+    }
+}
+
+extension CollectionDecoderTests {
+    /// A request with only `id`, `name`, `method`, `url` and `headers` skips the box's lookups
+    /// (`detailKeyBits`); any other field, or an inherited script, takes the long way.
+    @Test func aRequestWithOnlyInlineFieldsSharesTheUnsetBoxAndAnyOtherFieldIsRead() throws {
+        let collection = try decode("""
+            {"name": "c", "groups": [{"name": "g", "requests": [
+              {"id": "1", "name": "n", "method": "POST", "url": "u", "headers": {"A": "b"}},
+              {"url": "u", "insecure": true}, {"url": "u", "maxRedirects": 2}, {"url": "u", "query": {"q": "1"}},
+              {"url": "u", "timeout": 1.5}, {"url": "u", "tlsCipherSelection": ["AES128-SHA"]}, {"url": "u", "body": "b"},
+              {"url": "u", "description": "d"}]},
+              {"name": "h", "scripts": {"test": "t"}, "requests": [{"url": "u"}]}]}
+            """)
+        let requests = collection.groups[0].requests
+        #expect(requests[0].box === Request.DetailsBox.unset)
+        #expect(requests[0].headers == [HeaderField(name: "A", value: "b")] && requests[0].method == "POST" && requests[0].id == "1")
+        #expect(requests[1].insecure == true && requests[2].maxRedirects == 2 && requests[3].query == [Parameter(name: "q", value: "1")])
+        #expect(requests[4].timeoutMilliseconds == 1500 && requests[5].tlsCipherSelection == ["AES128-SHA"] && requests[6].body == .text("b"))
+        #expect(requests[7].box === Request.DetailsBox.unset)
+        #expect(collection.groups[1].requests[0].eventScripts.map(\.source) == ["t"])
+        let error = try #require(inputError(#"{"name": "c", "groups": [{"name": "g", "requests": [{"url": "u", "insecure": 1}]}]}"#))
+        #expect(error.fieldPath == "groups[0].requests[0].insecure")
+    }
+}
