@@ -4,11 +4,11 @@ import Testing
 import TestSupport
 
 @Suite struct CollectionDecoderTests {
-    private func decode(_ text: String, file: String = "collections/x.json") throws(InputError) -> RequestCollection {
+    func decode(_ text: String, file: String = "collections/x.json") throws(InputError) -> RequestCollection {
         try CollectionDecoder.decode(Array(text.utf8), file: file, fileName: "x.json")
     }
 
-    private func inputError(_ text: String) -> InputError? {
+    func inputError(_ text: String) -> InputError? {
         do {
             _ = try decode(text)
             return nil

@@ -26,6 +26,10 @@ public struct JSONParser: ~Copyable {
     private var items = MoveStack<JSONNode>()
     /// The decoded bytes of a string with escapes, reused from string to string.
     private var unescaped: [UInt8] = []
+    /// The root object's member whose array elements go to `sink` (see `parse(_:streamingElementsOf:to:)`);
+    /// nil once its first array has been streamed, or when nothing is streamed.
+    private var streamedKey: String?
+    private var sink: ((consuming JSONNode, Int) -> Void)?
 
     /// Parses one JSON text (a single value with optional surrounding white space), in UTF-8, or in UTF-16
     /// with a byte order mark (`UTF16Text`).
@@ -35,6 +39,32 @@ public struct JSONParser: ~Copyable {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
             var parser = JSONParser(bytes: buffer)
             do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text as `parse(_:)` does, except that when the root is an object, each element of the
+    /// array that is the value of its first member named `key` is handed to `sink` with its index as soon
+    /// as it is parsed, and is not kept: that member's value in the returned tree is an empty array (at the
+    /// array's place). A caller that makes its own values of each element then never holds the whole tree,
+    /// and the memory of one element is reused for the next (`CollectionDecoder`, a collection's groups).
+    /// A `null`, an object or a second member of that name is parsed as usual.
+    ///
+    /// The text is checked to its end whatever `sink` does: a syntax error anywhere is thrown, even after
+    /// elements went to `sink`.
+    /// - Throws: `JSONSyntaxError` naming line and column of the first problem, as `parse(_:)`.
+    static func parse(_ bytes: [UInt8], streamingElementsOf key: String,
+                      to sink: (consuming JSONNode, Int) -> Void) throws(JSONSyntaxError) -> JSONNode {
+        if UTF16Text.byteOrder(bytes).isUTF16 || UTF16Text.unmarkedHint(bytes) != nil {
+            return try parse(try UTF16Text.utf8(bytes), streamingElementsOf: key, to: sink)
+        }
+        let result = withoutActuallyEscaping(sink) { sink in
+            bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
+                var parser = JSONParser(bytes: buffer)
+                parser.streamedKey = key
+                parser.sink = sink
+                do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }
+            }
         }
         return try result.get()
     }
@@ -134,7 +164,14 @@ public struct JSONParser: ~Copyable {
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
+            let value: JSONNode
+            if depth == 1, let streamed = streamedKey, index < bytes.count, bytes[index] == UInt8(ascii: "["), key == streamed {
+                streamedKey = nil
+                let start = location
+                value = JSONNode(value: try parseArray(streamed: true), location: start)
+            } else {
+                value = try parseValue()
+            }
             members.push(JSONNode.Member(key: key, keyCode: keyCode, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
@@ -144,16 +181,23 @@ public struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONNode.Value {
+    /// - Parameter streamed: the elements go to `sink` as they are parsed, and the array returned is empty.
+    private mutating func parseArray(streamed: Bool = false) throws(JSONSyntaxError) -> JSONNode.Value {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // [
         let first = items.count
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
+        var element = 0
         while true {
             skipWhitespace()
-            items.push(try parseValue())
+            if streamed {
+                sink!(try parseValue(), element)
+                element += 1
+            } else {
+                items.push(try parseValue())
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or ']', found end of file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -45,15 +45,15 @@ extension Request {
         static let unset = DetailsBox(Details())
     }
 
-    /// A request with `details` boxed, or holding the shared `DetailsBox.unset` when every one is unset (the
-    /// collection decoder, which makes the details first).
-    init(id: String?, name: String?, method: String, url: String, headers: [HeaderField], details: Details) {
+    /// A request with `details` boxed, or holding the shared `DetailsBox.unset` when every one is unset or
+    /// `details` is nil (the collection decoder, which makes the details first, or knows none is there).
+    init(id: String?, name: String?, method: String, url: String, headers: [HeaderField], details: Details?) {
         self.id = id
         self.name = name ?? CredentialSecrets.maskingUserInfo(url)
         self.method = method
         self.url = url
         self.headers = headers
-        box = details.isUnset ? DetailsBox.unset : DetailsBox(details)
+        if let details, !details.isUnset { box = DetailsBox(details) } else { box = DetailsBox.unset }
     }
 
     /// The details, for reading, or for changing in place after the box is made this request's own.
