@@ -632,7 +632,8 @@ enum SandboxPrelude {
       var input = JSON.parse(json);
       if (input.response) {
         var response = input.response, fields = staged.headers, parsedFields;
-        if (response.body === undefined) response.body = staged.body;
+        // Own property only: a `body` an earlier script put on Object.prototype is not the response's.
+        if (!own(response, 'body')) response.body = staged.body;
         Object.defineProperty(response, 'headers', {
           configurable: true, enumerable: true,
           get: function () { return parsedFields || (parsedFields = fields ? JSON.parse(fields) : []); }
