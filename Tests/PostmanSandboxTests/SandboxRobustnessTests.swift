@@ -32,4 +32,21 @@ import ReqRunKit
         #expect(next.error == nil, "\(next.error ?? "")")
         #expect(next.assertions.map { "\($0.name) \($0.passed) \($0.error ?? "")" } == ["own body true "])
     }
+
+    /// A string with a lone surrogate (half of an emoji cut by `slice`, common when logging the start of a
+    /// body) in a console line, a test's name or a variable is legal JavaScript: the request keeps its
+    /// assertions and console lines, the half written U+FFFD, instead of failing with "the script sandbox
+    /// failed to finish the test scripts".
+    @Test func aLoneSurrogateInTheScriptsOutputKeepsItsResults() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, """
+            console.log('cut', '\\u{1F600}x'.slice(0, 1)); pm.test('name \\ud83d', () => {});
+            pm.environment.set('v', '\\u{1F600}'.slice(1) + '\\\\ud800'); pm.test('whole \\u{1F600}', () => {});
+            """, variables: &variables)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(outcome.console == ["cut \u{FFFD}"])
+        #expect(outcome.assertions.map(\.name) == ["name \u{FFFD}", "whole \u{1F600}"])
+        #expect(variables.environment == ["v": "\u{FFFD}\\ud800"])
+    }
 }
