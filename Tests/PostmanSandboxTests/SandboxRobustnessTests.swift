@@ -49,4 +49,18 @@ import ReqRunKit
         #expect(outcome.assertions.map(\.name) == ["name \u{FFFD}", "whole \u{1F600}"])
         #expect(variables.environment == ["v": "\u{FFFD}\\ud800"])
     }
+
+    /// A test whose function the time limit stopped did not pass: it is listed as failed, not with the
+    /// `passed` it was given before its function ran.
+    @Test func aTestStoppedByTheTimeLimitIsNotReportedAsPassed() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 0.2)
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, "pm.test('done', () => {}); pm.test('loops', () => { for (;;) {} });", variables: &variables)
+        #expect(outcome.error == "c.json: item[0].event[0] (test): the script ran for more than 0.2 s and was stopped (--script-timeout)")
+        #expect(outcome.assertions.map { "\($0.name) \($0.passed)" } == ["done true", "loops false"])
+        #expect(outcome.assertions.last?.error == "the script was stopped before this test finished")
+        // The context goes on: the next request's tests pass as they should.
+        let next = test(sandbox, "pm.test('next', () => {});", variables: &variables)
+        #expect(next.error == nil && next.assertions.map(\.passed) == [true])
+    }
 }
