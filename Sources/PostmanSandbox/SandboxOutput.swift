@@ -28,9 +28,7 @@ struct SandboxOutput {
 
     /// Nil when `text` is not the JSON `end` writes.
     init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard let root = (try? JSONParser.parse(bytes)) ?? (try? JSONParser.parse(Self.withoutLoneSurrogates(bytes))),
-              case .object(let members) = root.value else { return nil }
+        guard let root = Self.parse(text), case .object(let members) = root.value else { return nil }
         for member in members {
             switch member.key {
             case "assertions":
@@ -61,6 +59,13 @@ struct SandboxOutput {
             default: continue
             }
         }
+    }
+
+    /// JSON the sandbox wrote (`JSON.stringify`: `end`'s, `pm.sendRequest`'s queue), parsed; the escape of a
+    /// lone surrogate read as U+FFFD (`withoutLoneSurrogates`, tried only when the text does not parse).
+    static func parse(_ text: String) -> JSONNode? {
+        let bytes = Array(text.utf8)
+        return (try? JSONParser.parse(bytes)) ?? (try? JSONParser.parse(withoutLoneSurrogates(bytes)))
     }
 
     /// `json` with each `\uXXXX` escape of a lone surrogate (U+D800 to U+DFFF not in a high-low pair) written

@@ -63,4 +63,19 @@ import ReqRunKit
         let next = test(sandbox, "pm.test('next', () => {});", variables: &variables)
         #expect(next.error == nil && next.assertions.map(\.passed) == [true])
     }
+
+    /// A `pm.sendRequest` whose request holds a lone surrogate (a URL built from a cut string) is answered
+    /// like any other, the half written U+FFFD: its queue did not read back and was dropped, every request the
+    /// script had queued with it, so their callbacks, and the tests in them, never ran and nothing said so.
+    @Test func aQueuedRequestWithALoneSurrogateIsStillAnswered() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, """
+            pm.sendRequest('http://x.invalid/?q=\\ud800', (err, res) => { pm.test('answered', () => { pm.expect(err).to.be.an('error'); }); });
+            pm.sendRequest('http://x.invalid/', (err) => { console.log('other', err.message); });
+            """, variables: &variables)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(outcome.assertions.map { "\($0.name) \($0.passed)" } == ["answered true"])
+        #expect(outcome.console == ["other pm.sendRequest sends nothing here (--dry-run sends no request)"])
+    }
 }
