@@ -78,4 +78,20 @@ import ReqRunKit
         #expect(outcome.assertions.map { "\($0.name) \($0.passed)" } == ["answered true"])
         #expect(outcome.console == ["other pm.sendRequest sends nothing here (--dry-run sends no request)"])
     }
+
+    /// A script with a top-level `await` (run as the body of an async function) names the line and column
+    /// of its error in its own text, as any other script: it gave line 0 for line 2 (the line offset measured
+    /// for `JSObjectMakeFunction`'s wrapper was taken off a wrapper that has none) and, on line 1, a column
+    /// counted from the start of the async wrapper.
+    @Test func aTopLevelAwaitScriptNamesItsOwnLineAndColumn() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let second = test(sandbox, "var r = await Promise.resolve(1);\n  null.x;", variables: &variables)
+        #expect(second.error == "c.json: item[0].event[0] (test) 2:7: TypeError: null is not an object (evaluating 'null.x')")
+        let first = test(sandbox, "await null; null.y;", variables: &variables)
+        #expect(first.error == "c.json: item[0].event[0] (test) 1:17: TypeError: null is not an object (evaluating 'null.y')")
+        // A plain script, for comparison: the same places.
+        let plain = test(sandbox, "var r = 1;\n  null.x;", variables: &variables)
+        #expect(plain.error == "c.json: item[0].event[0] (test) 2:7: TypeError: null is not an object (evaluating 'null.x')")
+    }
 }
