@@ -94,4 +94,15 @@ import ReqRunKit
         let plain = test(sandbox, "var r = 1;\n  null.x;", variables: &variables)
         #expect(plain.error == "c.json: item[0].event[0] (test) 2:7: TypeError: null is not an object (evaluating 'null.x')")
     }
+
+    /// A global a script makes with `Object.defineProperties` (not enumerable, as with `defineProperty`) is
+    /// deleted before the next request like any other: the text was searched for `defineProperty` only, which
+    /// `defineProperties` does not contain, and the next request's scripts saw the value.
+    @Test func aGlobalMadeWithDefinePropertiesIsGoneForTheNextRequest() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        _ = test(sandbox, "Object.defineProperties(globalThis, { leak: { value: pm.response.text(), configurable: true } });", variables: &variables)
+        let next = test(sandbox, "console.log(typeof leak);", variables: &variables)
+        #expect(next.console == ["undefined"])
+    }
 }
