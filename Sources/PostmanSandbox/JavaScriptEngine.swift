@@ -110,10 +110,11 @@ final class JavaScriptEngine {
     }
 
     /// The function that runs `source` as the body of an async function and hands its rejection to
-    /// `__reqrun.rejected` (`SandboxSendRequest`). The wrapper starts on the script's first line, so line
-    /// numbers are the script's (columns on line 1 are off by the wrapper's length).
+    /// `__reqrun.rejected` (`SandboxSendRequest`). The script starts on a line of its own after `lineOffset`
+    /// line feeds, as in `JSObjectMakeFunction`'s wrapper, so `failure`'s positions are the script's (line
+    /// and column) whichever wrapper it ran in.
     private func compileAsync(_ source: String, name: String) throws(Failure) -> JSObjectRef {
-        let wrapped = "(function () { return (async function () {" + source
+        let wrapped = "(function () { return (async function () {" + String(repeating: "\n", count: lineOffset) + source
             + "\n})().then(undefined, function (e) { __reqrun.rejected(e); }); })"
         let script = string(wrapped), url = string(name)
         defer { api.JSStringRelease(script); api.JSStringRelease(url) }

@@ -126,7 +126,8 @@ public final class PostmanSandbox: RequestScripting {
         }
         input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
         input.location(context.location)
-        if scripts.contains(where: { $0.source.containsUTF8("defineProperty") }) { input.definesGlobals() }
+        // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable.
+        if scripts.contains(where: { $0.source.containsUTF8("defineProp") }) { input.definesGlobals() }
         input.scopes([
             ("globals", globalsBase.merging(variables.globals) { $1 }),
             ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),

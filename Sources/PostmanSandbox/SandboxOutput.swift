@@ -28,7 +28,7 @@ struct SandboxOutput {
 
     /// Nil when `text` is not the JSON `end` writes.
     init?(_ text: String) {
-        guard let root = try? JSONParser.parse(Array(text.utf8)), case .object(let members) = root.value else { return nil }
+        guard let root = Self.parse(text), case .object(let members) = root.value else { return nil }
         for member in members {
             switch member.key {
             case "assertions":
@@ -60,6 +60,43 @@ struct SandboxOutput {
             }
         }
     }
+
+    /// JSON the sandbox wrote (`JSON.stringify`: `end`'s, `pm.sendRequest`'s queue), parsed; the escape of a
+    /// lone surrogate read as U+FFFD (`withoutLoneSurrogates`, tried only when the text does not parse).
+    static func parse(_ text: String) -> JSONNode? {
+        let bytes = Array(text.utf8)
+        return (try? JSONParser.parse(bytes)) ?? (try? JSONParser.parse(withoutLoneSurrogates(bytes)))
+    }
+
+    /// `json` with each `\uXXXX` escape of a lone surrogate (U+D800 to U+DFFF not in a high-low pair) written
+    /// `\ufffd`. A JavaScript string may hold one (half of an emoji cut by `slice`), `JSON.stringify` writes
+    /// it so (ES2019's well-formed `JSON.stringify`), and reqrun's parser refuses it (RFC 8259 §8.2: not a
+    /// character), which cost the request every assertion and console line of its scripts. U+FFFD is what a
+    /// UTF-8 encoder writes for it (WHATWG Encoding, "UTF-8 encode" of a USVString).
+    static func withoutLoneSurrogates(_ json: [UInt8]) -> [UInt8] {
+        var bytes = json, i = 0
+        func unit(at j: Int) -> UInt16? {
+            guard j + 6 <= bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "u") else { return nil }
+            var value: UInt16 = 0
+            for byte in bytes[(j + 2)..<(j + 6)] {
+                guard let digit = Character(UnicodeScalar(byte)).hexDigitValue else { return nil }
+                value = value << 4 | UInt16(digit)
+            }
+            return value
+        }
+        // Escapes are read from the start, two bytes or six at a time, so `\\ud800` (a backslash, then text) is not one.
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "\\") else { i += 1; continue }
+            guard let value = unit(at: i) else { i += 2; continue }
+            if (0xD800...0xDBFF).contains(value), let low = unit(at: i + 6), (0xDC00...0xDFFF).contains(low) {
+                i += 12
+                continue
+            }
+            if (0xD800...0xDFFF).contains(value) { bytes.replaceSubrange((i + 2)..<(i + 6), with: Array("fffd".utf8)) }
+            i += 6
+        }
+        return bytes
+    }
 }
 
 extension JSONNode {
@@ -70,4 +107,5 @@ extension JSONNode {
         guard case .object(let members) = value else { return nil }
         return members.last { $0.key == key }?.value
     }
+
 }

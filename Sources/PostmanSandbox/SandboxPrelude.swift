@@ -427,11 +427,16 @@ enum SandboxPrelude {
   });
 
   function test(name, fn) {
-    var assertion = { name: text(name), passed: true, skipped: false, error: null, place: state.place };
+    // Failed until its function returns: one the time limit or the memory bound stops (an exception no
+    // `catch` sees) did not pass.
+    var assertion = { name: text(name), passed: false, skipped: false, error: 'the script was stopped before this test finished',
+                      place: state.place };
     state.assertions.push(assertion);
-    if (typeof fn !== 'function') { assertion.skipped = true; return; }
+    if (typeof fn !== 'function') { assertion.passed = assertion.skipped = true; assertion.error = null; return; }
     try {
       var result = fn();
+      assertion.passed = true;
+      assertion.error = null;
       if (result && typeof result.then === 'function') {
         result.then(undefined, function (e) { assertion.passed = false; assertion.error = errorText(e); });
       }
@@ -632,7 +637,8 @@ enum SandboxPrelude {
       var input = JSON.parse(json);
       if (input.response) {
         var response = input.response, fields = staged.headers, parsedFields;
-        if (response.body === undefined) response.body = staged.body;
+        // Own property only: a `body` an earlier script put on Object.prototype is not the response's.
+        if (!own(response, 'body')) response.body = staged.body;
         Object.defineProperty(response, 'headers', {
           configurable: true, enumerable: true,
           get: function () { return parsedFields || (parsedFields = fields ? JSON.parse(fields) : []); }

@@ -194,7 +194,7 @@ extension PostmanSandbox {
             if text == "!" { return .failure(JavaScriptEngine.Failure(message: "pm.sendRequest: the sandbox lost its queue", timedOut: false)) }
             guard text.utf8.first == UInt8(ascii: "[") else { return .success(text) }
             // A queue that does not read back is dropped (the next call finds it empty).
-            guard let root = try? JSONParser.parse(Array(text.utf8)), case .array(let items) = root.value else { continue }
+            guard let root = SandboxOutput.parse(text), case .array(let items) = root.value else { continue }
             for item in items {
                 guard case .object(let members) = item.value, let id = members.first(where: { $0.key == "id" })?.value.compactText else { continue }
                 if let operation = members.first(where: { $0.key == "jar" })?.value {

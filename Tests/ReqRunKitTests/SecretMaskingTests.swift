@@ -135,6 +135,23 @@ import Testing
         let prepared = try RequestPreparation.prepare(request, scope: VariableScope(layers: [VariableLayer(source: "t", values: ["t": "hand-t0ken"])])).get()
         #expect(prepared.secrets.contains("hand-t0ken"))
     }
+
+    /// A secret is found in text by its UTF-8 bytes, not by characters: followed by a combining mark, a
+    /// variation selector or a joiner (which make one character with its last letter) it was not found,
+    /// and a body or header field `{{pw}}\u{301}` showed it in the record and `-v`. Its other normal form
+    /// (NFD of an NFC secret, NFC of an NFD one, as a server that normalizes echoes it) is masked too.
+    @Test func aSecretIsMaskedWhateverFollowsItsLastLetter() {
+        let masker = SecretMasker(values: ["hunter2pass", "caf\u{e9}-key"])
+        for (text, masked) in [("raw hunter2pass\u{301} text", "raw ****\u{301} text"), ("hunter2pass\u{FE0F}", "****\u{FE0F}"),
+                               ("a hunter2pass\u{200D}\u{1F600}", "a ****\u{200D}\u{1F600}"), ("e\u{301}hunter2pass", "e\u{301}****"),
+                               ("cafe\u{301}-key", "****"), ("x caf\u{e9}-key\u{301}", "x ****\u{301}")] {
+            #expect(masker.mask(text).unicodeScalars.elementsEqual(masked.unicodeScalars), "\(text.debugDescription) -> \(masker.mask(text).debugDescription)")
+        }
+        let field = masker.mask([HeaderField(name: "X-A", value: "hunter2pass\u{301}")])
+        #expect(field.map(\.value) == ["****\u{301}"])
+        let body = masker.mask(RecordedBody(prefix: Array("{{x}} hunter2pass\u{301}".utf8), truncated: false))
+        #expect(body.data.unicodeScalars.elementsEqual("{{x}} ****\u{301}".unicodeScalars), "\(body.data.debugDescription)")
+    }
 }
 
 /// Values captured from responses are data, never templates.
@@ -148,4 +165,5 @@ import Testing
         // Through a variable of a file layer that refers to the capture, too.
         #expect(try scope.resolve("{{a}}", field: "url") == "<{{password}}-{{process.env.HOME}}>")
     }
+
 }

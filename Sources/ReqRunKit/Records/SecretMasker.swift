@@ -31,7 +31,9 @@ public struct SecretMasker: Sendable {
 
     /// Secret texts, longest first so a secret that contains another is masked whole.
     private let values: [String]
-    /// `values` as UTF-8, for bodies recorded as base64.
+    /// `values` as UTF-8, searched for in text (`mask(_:)`).
+    private let textBytes: [[UInt8]]
+    /// `values` as UTF-8 and the Latin-1 bytes of those that have them, for bodies recorded as base64.
     private let byteValues: [[UInt8]]
     /// The secrets as written, in UTF-16LE and UTF-16BE, each with the mask in the same byte order: a body in
     /// UTF-16 (`charset=utf-16`, which the record decodes into `text`) holds them so in its bytes.
@@ -47,7 +49,13 @@ public struct SecretMasker: Sendable {
     public init(values: [String], enabled: Bool = true) {
         // Values shorter than `minimumLength` are not searched for in text: a secret "e" would mask every "e"
         // in URLs, header fields and messages. Sensitive header fields are still masked whole.
-        let plain = values.filter { $0.count >= Self.minimumLength }
+        // A non-ASCII secret also in its other normal forms (NFC, NFD), as a server that normalizes echoes it:
+        // found by bytes (`mask(_:)`), one form is not the other.
+        // (Kept apart by their bytes: a `Set` of `String`s holds one of two canonically equivalent texts.)
+        let plain = Self.uniqueBytes(values.filter { $0.count >= Self.minimumLength }.flatMap { value in
+            value.utf8.allSatisfy { $0 < 0x80 } ? [value]
+                : [value, value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping]
+        })
         // As written, and as each way of putting it in a URL spells it: a query value, a form value, and
         // anywhere else in a URL (a path: only spaces, non-ASCII and a few others percent-encoded).
         // And as a JSON string spells it (a body reqrun sends, a server's echo): see `jsonSpellings`.
@@ -63,10 +71,11 @@ public struct SecretMasker: Sendable {
         let misread = plain.compactMap(Self.latin1Misreading)
         let spellings = plain + percent + percent.map(Self.lowerCaseHex) + plain.flatMap { Self.jsonSpellings($0, twice: true) }
             + misread + misread.flatMap { Self.jsonSpellings($0) } + plain.compactMap(Self.latin1Escaped)
-        self.values = Array(Set(spellings)).sorted { $0.utf8.count > $1.utf8.count }
+        self.values = Self.uniqueBytes(spellings).sorted { $0.utf8.count > $1.utf8.count }
+        self.textBytes = self.values.map { Array($0.utf8) }
         // In bytes, also as Latin-1 (ISO 8859-1), as an old server sends a header field or a body it echoes.
         let latin1 = plain.compactMap(Self.latin1Bytes)
-        self.byteValues = (self.values.map { Array($0.utf8) } + latin1).sorted { $0.count > $1.count }
+        self.byteValues = (textBytes + latin1).sorted { $0.count > $1.count }
         self.wideValues = plain.sorted { $0.utf16.count > $1.utf16.count }.flatMap { value in
             [false, true].map { (Self.utf16(value, bigEndian: $0), Self.utf16(Self.mask, bigEndian: $0)) }
         }
@@ -156,9 +165,38 @@ public struct SecretMasker: Sendable {
 
     public func mask(_ text: String) -> String {
         guard enabled, !values.isEmpty else { return text }
+        // By UTF-8 bytes, not characters: a secret followed by a combining mark, a variation selector or a
+        // joiner ends inside a character (`"ab\u{301}".contains("ab")` is false) and was not found. A match of
+        // one well-formed UTF-8 text in another starts and ends on scalars, so the result is UTF-8 too.
         var text = text
-        for value in values where text.contains(value) { text = text.replacingOccurrences(of: value, with: Self.mask) }
+        for value in textBytes where Self.find(value, in: &text) {
+            text = String(decoding: Self.replace(value, with: Array(Self.mask.utf8), in: Array(text.utf8)), as: UTF8.self)
+        }
         return text
+    }
+
+    /// `texts` without repeats, told apart by their UTF-8 (not by `==`, which is canonical equivalence).
+    private static func uniqueBytes(_ texts: [String]) -> [String] {
+        var seen: Set<[UInt8]> = []
+        return texts.filter { seen.insert(Array($0.utf8)).inserted }
+    }
+
+    /// Whether `text`'s UTF-8 holds `value` (`memchr(3)` for its first byte, `memcmp(3)` for the rest; Glibc's
+    /// module does not export `memmem`).
+    private static func find(_ value: [UInt8], in text: inout String) -> Bool {
+        text.withUTF8 { bytes in
+            value.withUnsafeBytes { needle in
+                guard let base = bytes.baseAddress, let first = needle.first, bytes.count >= needle.count else { return false }
+                var offset = 0
+                let last = bytes.count - needle.count
+                while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
+                    let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
+                    offset = at + 1
+                }
+                return false
+            }
+        }
     }
 
     /// A sensitive field's value with nothing of its secrets left: `****` for credentials; for cookies, each
