@@ -21,6 +21,21 @@ import Testing
         #expect(ProcessEnvironment(all).values.keys.sorted() == ["REQRUN_BASE", "REQRUN_TOKEN"])
     }
 
+    /// 246b5b4 read `process.env.` with `hasPrefix`, as `ProcessEnvironment.narrowed` still does: a combining mark
+    /// after the `.` makes another name (a variable), and the environment variable is not read.
+    @Test func aCombiningMarkAfterTheDotIsAnotherName() throws {
+        let name = "process.env.\u{301}REQRUN_TOKEN"
+        let scope = VariableScope(layers: [VariableLayer(source: "c", values: [name: "a variable"])], processEnvironment: ProcessEnvironment(all))
+        #expect(try scope.resolve("{{\(name)}}", field: "url") == "a variable")
+        #expect(throws: PreparationFailure.undefinedVariables(names: [name], field: "url")) {
+            try VariableScope(layers: [], processEnvironment: ProcessEnvironment(all)).resolve("{{\(name)}}", field: "url")
+        }
+        #expect(try scope.resolve("{{process.env.REQRUN_TOKEN}}", field: "url") == "tok-123456")
+        #expect(throws: PreparationFailure.environmentVariableNotAllowed(name: "\u{E9}X", field: "url")) {
+            try scope.resolve("{{process.env.\u{E9}X}}", field: "url")
+        }
+    }
+
     @Test func theValuesARunReadsAreSecrets() throws {
         let collection = try CollectionDecoder.decode(Array(#"""
             {"name": "c", "variables": {"auth": "Bearer {{process.env.REQRUN_TOKEN}}"},

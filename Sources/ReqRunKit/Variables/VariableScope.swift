@@ -121,7 +121,7 @@ public struct VariableScope: Sendable {
                         field: String) throws(PreparationFailure) {
         if let dynamic = Self.dynamicValue(name) {
             output += dynamic
-        } else if name.utf8.starts(with: "process.env.".utf8) {
+        } else if Self.isProcessEnvironmentName(name) {
             let key = String(name.dropFirst("process.env.".count))
             guard processEnvironment.isReadable(key) else { throw .environmentVariableNotAllowed(name: key, field: field) }
             if let value = processEnvironment.values[key] { output += value } else if !missing.contains(name) { missing.append(name) }
@@ -135,6 +135,17 @@ public struct VariableScope: Sendable {
         } else if !missing.contains(name) {
             missing.append(name)
         }
+    }
+
+    /// Whether `name` is `process.env.NAME`, as `String.hasPrefix` says (canonical equivalence: a combining mark
+    /// after the `.`, as in `process.env.\u{301}X`, makes it another name, which `ProcessEnvironment.narrowed`
+    /// and `RequestPreparation` read as such), on the bytes unless a non-ASCII byte follows the prefix.
+    static func isProcessEnvironmentName(_ name: String) -> Bool {
+        let prefix = "process.env.".utf8
+        guard name.utf8.starts(with: prefix) else { return false }
+        // An ASCII byte after the `.` (or none) extends no character: the first 12 characters are the prefix's.
+        guard let next = name.utf8.dropFirst(prefix.count).first, next >= 0x80 else { return true }
+        return name.hasPrefix("process.env.")
     }
 
     /// Postman's dynamic variables; nil for any other name.
