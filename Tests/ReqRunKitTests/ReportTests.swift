@@ -37,7 +37,7 @@ import Testing
 
     /// A `pm.test.skip` assertion is a skipped testcase: its suite's `skipped` counts it (junit-10.xsd: the
     /// skipped tests of the suite), and its request's `system-out` marks it `- name (skipped)`, as the console
-    /// does, not `✓`.
+    /// does, not `✓`; the HTML report marks it `–`, not `✓`.
     @Test func junitCountsSkippedScriptAssertionsAndDoesNotMarkThemPassed() {
         let skipped = ExpectationResult(description: "later", passed: true, expected: "", actual: "", fieldPath: "item[0].event[0]",
                                         kind: "script-skipped")
@@ -46,6 +46,10 @@ import Testing
         #expect(xml.contains(#"<testsuite name="C/g" id="0" tests="3" failures="0" errors="0" skipped="1""#))
         #expect(xml.contains("→ 200, 2 bytes\n✓ status\n- later (skipped)</system-out>"))
         #expect(xml.contains(#"<testcase name="later" classname="C.g.a" time="0.000">"# + "\n      <skipped/>"))
+        // The HTML report's expectations table: `–` and the skipped colour, as for a skipped request.
+        let html = HTMLReport.render(record([result(0, name: "a", expectations: [passed, skipped])]))
+        #expect(html.contains(#"<tr class="skipped"><td>–</td><td>later</td>"#))
+        #expect(html.contains(#"<tr class="ok"><td>✓</td><td>status</td>"#))
     }
 
     /// A run of more than `HTMLReport.fullLimit` requests: what failed first, then each group cut after
