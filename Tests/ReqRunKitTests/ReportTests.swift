@@ -35,6 +35,23 @@ import Testing
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"reqrun run 20261129-130000-000-abcd\" tests=\"4\" failures=\"1\" errors=\"1\" time=\""))
     }
 
+    /// A `pm.test.skip` assertion is a skipped testcase: its suite's `skipped` counts it (junit-10.xsd: the
+    /// skipped tests of the suite), and its request's `system-out` marks it `- name (skipped)`, as the console
+    /// does, not `✓`; the HTML report marks it `–`, not `✓`.
+    @Test func junitCountsSkippedScriptAssertionsAndDoesNotMarkThemPassed() {
+        let skipped = ExpectationResult(description: "later", passed: true, expected: "", actual: "", fieldPath: "item[0].event[0]",
+                                        kind: "script-skipped")
+        let passed = ExpectationResult(description: "status", passed: true, expected: "", actual: "", fieldPath: "item[0].event[0]", kind: "script")
+        let xml = JUnitReport.render(record([result(0, name: "a", expectations: [passed, skipped])]))
+        #expect(xml.contains(#"<testsuite name="C/g" id="0" tests="3" failures="0" errors="0" skipped="1""#))
+        #expect(xml.contains("→ 200, 2 bytes\n✓ status\n- later (skipped)</system-out>"))
+        #expect(xml.contains(#"<testcase name="later" classname="C.g.a" time="0.000">"# + "\n      <skipped/>"))
+        // The HTML report's expectations table: `–` and the skipped colour, as for a skipped request.
+        let html = HTMLReport.render(record([result(0, name: "a", expectations: [passed, skipped])]))
+        #expect(html.contains(#"<tr class="skipped"><td>–</td><td>later</td>"#))
+        #expect(html.contains(#"<tr class="ok"><td>✓</td><td>status</td>"#))
+    }
+
     /// A run of more than `HTMLReport.fullLimit` requests: what failed first, then each group cut after
     /// `groupLimit` requests with a count of the rest.
     @Test func theHTMLOfALargeRunShowsFailuresFirstAndCountsTheRest() {

@@ -20,6 +20,16 @@ import Testing
 
     /// A value substituted into a URL is spelled as its part encodes it (`URLSubstitution`), then as
     /// `URLNormalizer` finishes it: both steps, for every part, are masked.
+    /// Found by a new user: a secret with a non-ASCII character sent in a query came back in httpbin's `url`
+    /// (werkzeug decodes the percent-encoded UTF-8 to an IRI, keeps the other escapes, and Python's `json`
+    /// writes `é` as `\u00e9`), a spelling that was not masked: the record, HAR and HTML held it.
+    @Test func aURLEchoedAsAnIRIInJSONIsMasked() {
+        let masker = SecretMasker(values: ["Zp@ss w0rd/+é&x=1"])
+        let echoed = #""url": "http://127.0.0.1:8080/anything?t=Zp@ss%20w0rd/%2B\u00e9%26x=1""#
+        #expect(masker.mask(echoed) == #""url": "http://127.0.0.1:8080/anything?t=****""#)
+        #expect(masker.mask("t=Zp@ss%20w0rd/%2Bé%26x=1") == "t=****")
+    }
+
     @Test func secretsSubstitutedIntoAURLAreMaskedAsSent() throws {
         let secret = "a+b&c#d?e f\"g"
         let masker = SecretMasker(values: [secret])

@@ -52,7 +52,12 @@ enum EnvCommand {
         case "show":
             // Read as `run --env NAME` (or the saved one) reads it: what a run would refuse is not printed.
             guard let environment = try WorkspaceContext.environment(rest.first, in: workspace, roots: workspace.fileRoots(), store: store) else {
-                throw UsageError(message: "no environment in use: name one (reqrun env show NAME)", command: command.spec)
+                // Which names there are, and how to save one: a fresh clone, or a Newman habit (`-e FILE` on each run).
+                let names = workspace.environmentNames().map { Terminal.sanitized($0) }
+                throw UsageError(message: names.isEmpty
+                    ? "no environment in use, and environments/ holds none: name a file (reqrun env show FILE)"
+                    : "no environment in use: name one (reqrun env show NAME: \(names.joined(separator: ", "))), or save a choice with 'reqrun env use NAME'",
+                    command: command.spec)
             }
             terminal.line(terminal.styled(Terminal.sanitized(environment.name), .bold) + "  " + terminal.styled(Terminal.sanitized(environment.file), .dim))
             for variable in environment.variables {

@@ -57,9 +57,15 @@ struct WorkspaceContext {
         let workspace = try locate(arguments)
         let files = arguments.all("--collection").map { URL(fileURLWithPath: $0, relativeTo: cwd) }
         let extraRoots = try fileRoots(arguments)
-        let loaded = try workspace.loadCollectionsKeepingFailures(files: files.isEmpty ? nil : files, allowing: extraRoots,
+        let loaded: LoadedCollections
+        do {
+            loaded = try workspace.loadCollectionsKeepingFailures(files: files.isEmpty ? nil : files, allowing: extraRoots,
                                                                   workingDirectory: try workingDirectory(arguments, roots: workspace.fileRoots(allowing: extraRoots)),
                                                                   rules: CompatOption.loadingRules(arguments))
+        } catch WorkspaceError.noCollections(let folder, nil) where arguments.positionals.contains(where: { $0.hasSuffix(".json") }) {
+            // `reqrun run FILE.json --workspace .` in a folder without collections/ (Newman's `newman run FILE`).
+            throw WorkspaceError.noCollections(folder: folder, hint: "to run a collection file, name it with --collection FILE and add --all")
+        }
         if !keepingBroken, !loaded.failures.isEmpty { throw CollectionLoadFailures(failures: loaded.failures) }
         loaded.warnings.forEach(terminal.warning)
         for collection in loaded.collections {

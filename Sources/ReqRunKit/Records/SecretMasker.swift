@@ -67,10 +67,13 @@ public struct SecretMasker: Sendable {
             }
         }
         let percent = plain.map { URLQuery.encode($0) } + plain.map { URLQuery.formEncode($0) } + inURL
-        // A secret with non-ASCII characters has more: see `lowerCaseHex`, `latin1Misreading`, `latin1Escaped`.
+        // A secret with non-ASCII characters has more: see `lowerCaseHex`, `latin1Misreading`, `latin1Escaped`,
+        // `iriForm`.
         let misread = plain.compactMap(Self.latin1Misreading)
+        let iri = percent.compactMap(Self.iriForm)
         let spellings = plain + percent + percent.map(Self.lowerCaseHex) + plain.flatMap { Self.jsonSpellings($0, twice: true) }
             + misread + misread.flatMap { Self.jsonSpellings($0) } + plain.compactMap(Self.latin1Escaped)
+            + iri + iri.flatMap { Self.jsonSpellings($0) }
         self.values = Self.uniqueBytes(spellings).sorted { $0.utf8.count > $1.utf8.count }
         self.textBytes = self.values.map { Array($0.utf8) }
         // In bytes, also as Latin-1 (ISO 8859-1), as an old server sends a header field or a body it echoes.
@@ -134,6 +137,39 @@ public struct SecretMasker: Sendable {
             i += 3
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` (a percent-encoded form) with each run of percent-encoded bytes of 0x80 and above that is UTF-8
+    /// decoded, the other escapes kept: a URL as an IRI (RFC 3987 §3.2), as werkzeug gives it and httpbin
+    /// echoes it in `url` (`t=Zp@ss%20w0rd/%2B\u00e9`). nil when there is no such run.
+    static func iriForm(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        /// The byte of an escape at `i` when it is 0x80 or above.
+        func high(at i: Int) -> UInt8? {
+            guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: "%"), let a = hex(bytes[i + 1]), let b = hex(bytes[i + 2]), a >= 8 else { return nil }
+            return a << 4 | b
+        }
+        var out: [UInt8] = [], i = 0, changed = false
+        while i < bytes.count {
+            var run: [UInt8] = [], j = i
+            while let byte = high(at: j) { run.append(byte); j += 3 }
+            if !run.isEmpty, String(validating: run, as: UTF8.self) != nil {
+                out += run; i = j; changed = true
+            } else if !run.isEmpty {
+                out += bytes[i..<j]; i = j
+            } else {
+                out.append(bytes[i]); i += 1
+            }
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : nil
     }
 
     /// `text`'s UTF-8 read back as Latin-1, each byte the character of that code point (`é` → `Ã©`): as a

@@ -10,7 +10,9 @@ enum HTMLRequestDetails {
         if !result.expectations.isEmpty {
             html += "<h4>Expectations</h4><table class=\"checks\"><tr><th></th><th>check</th><th>expected</th><th>actual</th></tr>"
             for e in result.expectations {
-                html += "<tr class=\"\(e.passed ? "ok" : "bad")\"><td>\(e.passed ? "✓" : "✗")</td><td>\(XMLText.escape(e.description))</td>"
+                // `pm.test.skip` (kind `script-skipped`): neither passed nor failed, marked as a skipped request is.
+                let (state, mark) = e.kind == "script-skipped" ? ("skipped", "–") : e.passed ? ("ok", "✓") : ("bad", "✗")
+                html += "<tr class=\"\(state)\"><td>\(mark)</td><td>\(XMLText.escape(e.description))</td>"
                     + "<td><code>\(XMLText.escape(e.expected))</code></td><td><code>\(XMLText.escape(e.actual))</code></td></tr>"
             }
             html += "</table>"

@@ -15,8 +15,8 @@ import Foundation
 /// its `classname` the request's ending in the request's name, as Newman's JUnit reporter gives one per assertion;
 /// a failed one has Newman's `failure` (`type="AssertionFailure"`, `message` the error's message: `errorMessage`).
 /// What still differs from Newman's reporter, and why: docs/reports.md.
-/// In an iterated run each testcase's name ends in ` (iteration N)` and it has the property `iteration` N
-/// (from 1).
+/// In an iterated run each testcase's name ends in ` (iteration N)` (N from 1; junit-10.xsd allows no
+/// `properties` in a testcase).
 ///
 /// Written from the record in two passes that read one result at a time (`RecordSource`): the first counts
 /// each suite and notes where its requests are, the second writes each suite's testcases from there.
@@ -71,7 +71,7 @@ public enum JUnitReport {
         for (index, suite) in suites.enumerated() {
             let counts = suite.counts, scripts = suite.scripts
             out.write("  <testsuite name=\"\(XMLText.escape(suite.name))\" id=\"\(index)\" tests=\"\(counts.total + scripts.tests)\" "
-                + "failures=\"\(counts.failed + scripts.adjustment)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun)\" "
+                + "failures=\"\(counts.failed + scripts.adjustment)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped + counts.notRun + scripts.skipped)\" "
                 + "time=\"\(seconds(suite.microseconds))\" timestamp=\"\(timestamp)\" hostname=\"localhost\">\n")
             var seen: [String: Int] = [:]
             for stretch in suite.stretches {
@@ -159,7 +159,9 @@ public enum JUnitReport {
         var line = "\(result.method) \(result.url)"
         if let response = result.response { line += " → \(response.status), \(response.bodySize) bytes" }
         for expectation in result.expectations {
-            line += "\n\(expectation.passed ? "✓" : "✗") \(expectation.description)"
+            // `pm.test.skip`: as the console marks it, not `✓`.
+            line += expectation.kind == "script-skipped" ? "\n- \(expectation.description) (skipped)"
+                : "\n\(expectation.passed ? "✓" : "✗") \(expectation.description)"
         }
         return line
     }
@@ -171,15 +173,18 @@ public enum JUnitReport {
 
 /// The script assertions of some results, as JUnit counts them: `tests` more testcases; `adjustment` to add to
 /// the requests' failures (each failed assertion, less the requests that failed by their assertions only,
-/// whose own testcase passes).
+/// whose own testcase passes); `skipped`, the `pm.test.skip` ones, whose testcases are `<skipped/>`
+/// (junit-10.xsd's `testsuite` `skipped`: its skipped tests).
 private struct ScriptCounts {
     var tests = 0
     var adjustment = 0
+    var skipped = 0
 
     mutating func add(_ result: RequestResult) {
         let scripted = result.expectations.filter { $0.kind != nil }
         tests += scripted.count
         adjustment += scripted.filter { !$0.passed }.count
+        skipped += scripted.filter { $0.kind == "script-skipped" }.count
         let ownFailure = result.expectations.contains { !$0.passed && $0.kind == nil } || result.captures.contains { $0.error != nil }
         if result.outcome == .response, !result.passed, !ownFailure { adjustment -= 1 }
     }

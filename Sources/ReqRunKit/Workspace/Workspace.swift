@@ -157,7 +157,8 @@ public struct LoadedCollections: Sendable {
 public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `hint`: what to do instead, for the command line that met it (`--collection FILE` outside a workspace).
     case notFound(start: String, hint: String? = nil)
-    case noCollections(folder: String)
+    /// `hint`: what the command line may have meant (`reqrun run FILE.json`, Newman's `newman run FILE`).
+    case noCollections(folder: String, hint: String? = nil)
     /// `--workspace DIR` (or `--file-root DIR`) names no folder.
     case noSuchFolder(option: String, String)
 
@@ -168,8 +169,8 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "use --workspace DIR, or make one here with 'reqrun init')" + (hint.map { "; \($0)" } ?? "")
         case .noSuchFolder(let option, let path):
             return "\(option) \(path): no such folder"
-        case .noCollections(let folder):
-            return "\(folder)/ does not exist or cannot be read"
+        case .noCollections(let folder, let hint):
+            return "\(folder)/ does not exist or cannot be read" + (hint.map { "; \($0)" } ?? "")
         }
     }
 }
