@@ -23,6 +23,8 @@ final class JavaScriptEngine {
     private var natives: [JSObjectRef] = []
     /// How many lines `JSObjectMakeFunction` puts before the body (measured once, so positions are the script's).
     private var lineOffset = 0
+    /// `stackText(e)`: a thrown Error's own `stack` text, read without running the script's code (see `place`).
+    private var stackText: JSObjectRef?
     /// Decides in the time-limit callback whether a call has run or allocated too much.
     private let watchdog: ScriptWatchdog
     var timeLimit: Double { watchdog.timeLimit }
@@ -48,6 +50,7 @@ final class JavaScriptEngine {
         group = api.JSContextGroupCreate()!
         context = api.JSGlobalContextCreateInGroup(group, nil)!
         if timeLimit > 0 || memoryLimit > 0 { armWatchdog() }
+        stackText = makeStackText()
         // The probe throws on its first line: whatever is reported beyond 1 is the wrapper's.
         if case .failure(let failure) = call(try? compile("null.x", name: "probe"), arguments: []), let line = failure.line {
             lineOffset = line - 1
@@ -67,6 +70,7 @@ final class JavaScriptEngine {
     }
 
     deinit {
+        if let stackText { api.JSValueUnprotect(context, stackText) }
         for function in compiled.values { api.JSValueUnprotect(context, function) }
         for function in natives {
             NativeFunctions.remove(function)
@@ -88,7 +92,7 @@ final class JavaScriptEngine {
         var exception: JSValueRef?
         watchdog.arm()
         _ = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
-        if let exception { throw failure(exception) }
+        if let exception { throw failure(exception, compiling: true) }
     }
 
     /// The function whose body is `source`, compiled on first use.
@@ -99,7 +103,7 @@ final class JavaScriptEngine {
         defer { api.JSStringRelease(body); api.JSStringRelease(url) }
         var exception: JSValueRef?
         guard let function = api.JSObjectMakeFunction(context, nil, 0, nil, body, url, 1, &exception) else {
-            let syntaxError = failure(exception)
+            let syntaxError = failure(exception, compiling: true)
             // `await` at the top level: postman-sandbox runs such a script as the body of an async function.
             if source.contains("await"), let function = try? compileAsync(source, name: name) { return function }
             throw syntaxError
@@ -120,7 +124,7 @@ final class JavaScriptEngine {
         defer { api.JSStringRelease(script); api.JSStringRelease(url) }
         var exception: JSValueRef?
         let value = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
-        if let exception { throw failure(exception) }
+        if let exception { throw failure(exception, compiling: true) }
         guard let value, api.JSValueIsObject(context, value), let function = api.JSValueToObject(context, value, nil) else {
             throw Failure(message: "the script did not compile", timedOut: false)
         }
@@ -168,17 +172,72 @@ final class JavaScriptEngine {
         return api.JSObjectGetProperty(context, object, key, nil)
     }
 
-    private func failure(_ exception: JSValueRef?) -> Failure {
+    /// - Parameter compiling: the exception is a syntax error of code being compiled (no script has run yet),
+    ///   whose `line` and `column` JavaScriptCore set and nothing could change; else see `place`.
+    private func failure(_ exception: JSValueRef?, compiling: Bool = false) -> Failure {
         let reason = watchdog.take()
         if reason == .memory { api.JSGarbageCollect(context) }
         guard let exception else { return Failure(message: "unknown error", timedOut: reason == .time, outOfMemory: reason == .memory) }
         var line: Int?, column: Int?
-        if api.JSValueIsObject(context, exception) {
+        if compiling, api.JSValueIsObject(context, exception) {
             let object = api.JSValueToObject(context, exception, nil)
-            line = number(property(object, "line")).map { $0 - lineOffset }
+            line = number(property(object, "line"))
             column = number(property(object, "column"))
+        } else if reason == nil, let place = place(exception) {
+            // (A call stopped by the limits has no position to report, and JavaScriptCore runs no code then.)
+            (line, column) = (place.line, place.column)
         }
-        return Failure(message: text(exception), line: line, column: column, timedOut: reason == .time, outOfMemory: reason == .memory)
+        return Failure(message: text(exception), line: line.map { $0 - lineOffset }, column: column, timedOut: reason == .time,
+                       outOfMemory: reason == .memory)
+    }
+
+    /// Where JavaScriptCore says a thrown value was made: the first frame with a position (`name@url:line:column`)
+    /// of an Error's own `stack`, the trace JavaScriptCore records when it makes the Error (its `line` and
+    /// `column` are that frame's). A script may set `line` or `column` on what it throws (`throw {line: 1}`,
+    /// `e.line = 99`): they are not read. A value that is not an Error (`Error.isError`, JavaScriptCore's
+    /// brand check) has no position: JavaScriptCore records none for it.
+    private func place(_ exception: JSValueRef) -> (line: Int, column: Int)? {
+        guard let stackText else { return nil }
+        var argument: JSValueRef? = exception
+        var failed: JSValueRef?
+        guard let value = api.JSObjectCallAsFunction(context, stackText, nil, 1, &argument, &failed), failed == nil,
+              !api.JSValueIsUndefined(context, value) else { return nil }
+        return Self.firstPosition(inStack: text(value))
+    }
+
+    /// The line and column of the first frame of a JavaScriptCore stack text that has them
+    /// (`f@c.json:3:15`; `parse@[native code]` and `anonymous@` have none).
+    static func firstPosition(inStack stack: String) -> (line: Int, column: Int)? {
+        for frame in stack.split(separator: "\n") where frame.contains("@") {
+            let parts = frame.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) else { continue }
+            return (line, column)
+        }
+        return nil
+    }
+
+    /// The function behind `place`, made before any script runs: it holds the original `Error.isError`,
+    /// `Object.getOwnPropertyDescriptor` and `Object.setPrototypeOf`, so a script that replaces them (or
+    /// puts a getter on `Object.prototype.value`) runs none of its code while its error is read. It gives
+    /// the thrown Error's own `stack` when that is a data property holding text, else undefined.
+    private func makeStackText() -> JSObjectRef? {
+        let source = """
+            (function (isError, describe, detach) {
+              return function (e) {
+                if (typeof isError !== 'function' || !isError(e)) return undefined;
+                var d = describe(e, 'stack');
+                if (d === undefined) return undefined;
+                detach(d, null);
+                return typeof d.value === 'string' ? d.value : undefined;
+              };
+            })(Error.isError, Object.getOwnPropertyDescriptor, Object.setPrototypeOf)
+            """
+        let script = string(source), url = string("reqrun-stack")
+        defer { api.JSStringRelease(script); api.JSStringRelease(url) }
+        guard let value = api.JSEvaluateScript(context, script, nil, url, 1, nil), api.JSValueIsObject(context, value),
+              let function = api.JSValueToObject(context, value, nil) else { return nil }
+        api.JSValueProtect(context, function)
+        return function
     }
 
     private func number(_ value: JSValueRef?) -> Int? {

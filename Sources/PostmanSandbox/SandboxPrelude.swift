@@ -435,10 +435,14 @@ enum SandboxPrelude {
     if (typeof fn !== 'function') { assertion.passed = assertion.skipped = true; assertion.error = null; return; }
     try {
       var result = fn();
-      assertion.passed = true;
-      assertion.error = null;
       if (result && typeof result.then === 'function') {
-        result.then(undefined, function (e) { assertion.passed = false; assertion.error = errorText(e); });
+        // An async function: failed as above until its promise settles (the jobs run when the script returns),
+        // so one the limits stop while it waits, or one that never settles, did not pass either.
+        result.then(function () { assertion.passed = true; assertion.error = null; },
+                    function (e) { assertion.passed = false; assertion.error = errorText(e); });
+      } else {
+        assertion.passed = true;
+        assertion.error = null;
       }
     } catch (e) {
       assertion.passed = false;

@@ -64,6 +64,24 @@ import ReqRunKit
         #expect(next.error == nil && next.assertions.map(\.passed) == [true])
     }
 
+    /// An async test is failed the same way while its promise is pending: a promise never settled when the
+    /// script ends was passed as soon as its function returned. One whose jobs run after the script's own
+    /// code was stopped did finish, and passes.
+    @Test func anAsyncTestStoppedOrNeverSettledIsNotReportedAsPassed() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 0.2)
+        var variables = ScriptVariables()
+        let stopped = test(sandbox, "pm.test('done', async () => {}); pm.test('waits', async () => { await null; }); for (;;) {}",
+                           variables: &variables)
+        #expect(stopped.error == "c.json: item[0].event[0] (test): the script ran for more than 0.2 s and was stopped (--script-timeout)")
+        #expect(stopped.assertions.map { "\($0.name) \($0.passed) \($0.error ?? "")" }
+                == ["done true ", "waits true "])  // the jobs still run as the stopped call returns: both finished
+        let pending = test(sandbox, "pm.test('never', () => new Promise(() => {})); pm.test('later', async () => { await null; });",
+                           variables: &variables)
+        #expect(pending.error == nil, "\(pending.error ?? "")")
+        #expect(pending.assertions.map { "\($0.name) \($0.passed) \($0.error ?? "")" }
+                == ["never false the script was stopped before this test finished", "later true "])
+    }
+
     /// A `pm.sendRequest` whose request holds a lone surrogate (a URL built from a cut string) is answered
     /// like any other, the half written U+FFFD: its queue did not read back and was dropped, every request the
     /// script had queued with it, so their callbacks, and the tests in them, never ran and nothing said so.
@@ -93,6 +111,20 @@ import ReqRunKit
         // A plain script, for comparison: the same places.
         let plain = test(sandbox, "var r = 1;\n  null.x;", variables: &variables)
         #expect(plain.error == "c.json: item[0].event[0] (test) 2:7: TypeError: null is not an object (evaluating 'null.x')")
+    }
+
+    /// The error's place is where JavaScriptCore made what was thrown, not `line` and `column` properties the
+    /// script put on it: a thrown object with its own `line: 1` was reported at 1:1, an Error given `e.line =
+    /// 99` at line 99.
+    @Test func aThrownValuesOwnLineAndColumnDoNotSetTheErrorsPlace() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let object = test(sandbox, "var x = 1;\n  throw {line: 1, column: 1, message: 'x'};", variables: &variables)
+        #expect(object.error == "c.json: item[0].event[0] (test): [object Object]")
+        let error = test(sandbox, "var e = new Error('m');\n  e.line = 99; e.column = 5; throw e;", variables: &variables)
+        #expect(error.error == "c.json: item[0].event[0] (test) 1:18: Error: m")
+        let caught = test(sandbox, "try {\n  null.x;\n} catch (e) { e.line = 1; throw e; }", variables: &variables)
+        #expect(caught.error == "c.json: item[0].event[0] (test) 2:7: TypeError: null is not an object (evaluating 'null.x')")
     }
 
     /// A global a script makes with `Object.defineProperties` (not enumerable, as with `defineProperty`) is

@@ -26,15 +26,24 @@ import TestSupport
             for arguments in [["run", "--all", "--dry-run"], ["show", "--curl", "#0"], ["env", "show"]] {
                 let output = try ReqRunBinary.run(arguments, in: dir.url)
                 #expect(output.status == 2, "\(state) \(arguments): \(output.stdout)\(output.stderr)")
-                #expect(output.stderr.contains("is outside the workspace") && output.stderr.contains("--file-root"), "\(output.stderr)")
+                #expect(output.stderr.contains("is outside the workspace"), "\(output.stderr)")
+                // Each command's hint names what it has: `env` has no --file-root or --env.
+                if arguments[0] == "env" {
+                    #expect(output.stderr.hasSuffix("; show the file by its path with 'reqrun env show PATH'\n") && !output.stderr.contains("--"),
+                            "\(output.stderr)")
+                } else {
+                    #expect(output.stderr.hasSuffix("; allow its folder with --file-root DIR, or name the file with --env FILE\n"), "\(output.stderr)")
+                }
                 #expect(!output.stdout.contains("refresh-s3cret"))
             }
         }
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", "dev"], in: dir.url).status == 2)
-        // `env show NAME` reads it as `run --env NAME` does: the same refusal, word for word.
+        // `env show NAME` reads it as `run --env NAME` does: the same refusal, word for word, with env's hint.
         let refused = try ReqRunBinary.run(["run", "--all", "--dry-run", "--env", "dev"], in: dir.url)
         let shown = try ReqRunBinary.run(["env", "show", "dev"], in: dir.url)
-        #expect(shown.status == 2 && shown.stderr == refused.stderr && !shown.stdout.contains("refresh"), "\(shown.stdout)\(shown.stderr)")
+        let envRefusal = refused.stderr.replacingOccurrences(of: "allow its folder with --file-root DIR, or name the file with --env FILE",
+                                                            with: "show the file by its path with 'reqrun env show PATH'")
+        #expect(shown.status == 2 && shown.stderr == envRefusal && !shown.stdout.contains("refresh"), "\(shown.stdout)\(shown.stderr)")
         #expect(try ReqRunBinary.run(["env", "show", credentials], in: dir.url).stdout.contains("refresh_token = "))
         // Allowed by the user: the folder with --file-root, or the file itself with --env FILE.
         #expect(try ReqRunBinary.run(["run", "--all", "--dry-run", "--file-root", outside.path], in: dir.url).status == 0)
@@ -44,6 +53,8 @@ import TestSupport
         for name in ["dev", credentials] {
             let use = try ReqRunBinary.run(["env", "use", name], in: dir.url)
             #expect(use.status == 2 && use.stderr.contains("is outside the workspace"), "\(use.stdout)\(use.stderr)")
+            #expect(use.stderr.hasSuffix("; the environment in use must lie in the workspace; give the file to a run with 'reqrun run --env FILE'\n"),
+                    "\(use.stderr)")
         }
         #expect(try dir.read(".reqrun/state.json") == "{}")
     }
@@ -203,7 +214,10 @@ import TestSupport
             return
         }
         #expect(output.value?.status == 3)
-        let result = try record(dir).results[1]
+        // `#require`, not an index: a run that ended early must fail this test, not crash the test process.
+        let results = try record(dir).results
+        try #require(results.count == 2, "the run recorded \(results.count) results; output: \(output.value?.stderr ?? "")")
+        let result = results[1]
         #expect(result.error?.message == "\(data): is a FIFO (named pipe), not a regular file; only regular files can be sent as content")
     }
 }

@@ -6,6 +6,13 @@ enum EnvCommand {
     /// The state key of the saved environment, beside `expandedGroups`.
     static let stateKey = "environment"
 
+    /// `env show`'s hint for an environment the workspace chose that lies outside it: `env` has no
+    /// `--file-root` or `--env`, but a file named by its path is shown (the user typed it).
+    static let showOutsideHint = "show the file by its path with 'reqrun env show PATH'"
+    /// `env use`'s: the environment in use is read by later runs, so it must lie in the workspace whatever
+    /// the path; a file outside it is given to one run.
+    static let useOutsideHint = "the environment in use must lie in the workspace; give the file to a run with 'reqrun run --env FILE'"
+
     static let command = Command(spec: CommandSpec(
         name: "env",
         abstract: "List, show or choose the workspace's environments (environments/NAME.json).",
@@ -51,7 +58,8 @@ enum EnvCommand {
             if let current, !names.contains(current) { terminal.line("* \(Terminal.sanitized(current))") }
         case "show":
             // Read as `run --env NAME` (or the saved one) reads it: what a run would refuse is not printed.
-            guard let environment = try WorkspaceContext.environment(rest.first, in: workspace, roots: workspace.fileRoots(), store: store) else {
+            guard let environment = try WorkspaceContext.environment(rest.first, in: workspace, roots: workspace.fileRoots(), store: store,
+                                                                       outsideHint: showOutsideHint) else {
                 // Which names there are, and how to save one: a fresh clone, or a Newman habit (`-e FILE` on each run).
                 let names = workspace.environmentNames().map { Terminal.sanitized($0) }
                 throw UsageError(message: names.isEmpty
@@ -75,7 +83,7 @@ enum EnvCommand {
             guard let name = rest.first else { throw UsageError(message: "name the environment to use, or --none", command: command.spec) }
             // Loading first checks that it exists, reads and lies in the workspace (as a run will check the
             // saved one); nothing is saved otherwise.
-            _ = try workspace.loadEnvironment(name, relativeTo: workspace.root, within: workspace.fileRoots())
+            _ = try workspace.loadEnvironment(name, relativeTo: workspace.root, within: workspace.fileRoots(), outsideHint: useOutsideHint)
             try store.setString(name, forKey: stateKey)
             terminal.line("using environment \(Terminal.sanitized(name))")
         default:

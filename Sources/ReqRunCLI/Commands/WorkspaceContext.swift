@@ -133,14 +133,17 @@ struct WorkspaceContext {
     /// the one saved in `store` (relative to the workspace), else nil: one rule for every command that reads
     /// one, so that `env show` prints only what `run` would use. A name and the saved one must lie in `roots`;
     /// a file the user typed need not.
+    /// - Parameter outsideHint: the error's hint for a file outside `roots` (`Workspace.loadEnvironment`).
     /// - Throws: `InputError` as `Workspace.loadEnvironment`; what reading `store` throws.
-    static func environment(_ option: String?, in workspace: Workspace, roots: FileRoots, store: StateStore) throws -> Environment? {
+    static func environment(_ option: String?, in workspace: Workspace, roots: FileRoots, store: StateStore,
+                            outsideHint: String = Workspace.runOutsideHint) throws -> Environment? {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         if let option {
-            return try workspace.loadEnvironment(option, relativeTo: cwd, within: Workspace.isEnvironmentPath(option) ? nil : roots)
+            return try workspace.loadEnvironment(option, relativeTo: cwd, within: Workspace.isEnvironmentPath(option) ? nil : roots,
+                                                 outsideHint: outsideHint)
         }
         guard let saved = try store.string(forKey: EnvCommand.stateKey) else { return nil }
-        return try workspace.loadEnvironment(saved, relativeTo: workspace.root, within: roots)
+        return try workspace.loadEnvironment(saved, relativeTo: workspace.root, within: roots, outsideHint: outsideHint)
     }
 
     /// How many run records to keep: saved with `reqrun history --keep N`, else `RunStore.defaultLimit`.

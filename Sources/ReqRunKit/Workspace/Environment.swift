@@ -83,6 +83,10 @@ extension Workspace {
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
+    /// The hint of a command with `--file-root DIR` and `--env FILE` (`run`, `send`, `show`, `ui`) for an
+    /// environment the workspace chose that lies outside the file roots.
+    public static let runOutsideHint = "allow its folder with --file-root DIR, or name the file with --env FILE"
+
     /// Whether `--env`'s value names a file (it contains `/` or ends in `.json`) rather than an environment.
     public static func isEnvironmentPath(_ nameOrPath: String) -> Bool {
         nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
@@ -96,13 +100,16 @@ extension Workspace {
     /// - Throws: `InputError` for an unknown name (with a hint) or a file that cannot be read (or is larger
     ///   than `FileSizeBound.environment`), lies outside `roots`, is not a regular file (a FIFO) when it is
     ///   `environments/NAME.json` or `roots` is given, or cannot be decoded.
-    public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL, within roots: FileRoots? = nil) throws(InputError) -> Environment {
+    /// - Parameter outsideHint: what the error for a file outside `roots` tells the user to do, after the
+    ///   refusal's place: by default `run`'s (`runOutsideHint`); `reqrun env`, which has neither option, gives its own.
+    public func loadEnvironment(_ nameOrPath: String, relativeTo base: URL, within roots: FileRoots? = nil,
+                                outsideHint: String = Workspace.runOutsideHint) throws(InputError) -> Environment {
         let isPath = Self.isEnvironmentPath(nameOrPath)
         let url = isPath ? URL(fileURLWithPath: nameOrPath, relativeTo: base).standardizedFileURL
                          : environmentsDirectory.appendingPathComponent("\(nameOrPath).json")
         let display = displayPath(url)
         if let roots, case .failure(let refusal) = roots.resolve(url.path, from: "/"), FileManager.default.fileExists(atPath: url.path) {
-            throw InputError(file: display, location: nil, reason: refusal.reason + ", or name the file with --env FILE")
+            throw InputError(file: display, location: nil, reason: refusal.place + "; " + outsideHint)
         }
         // FileBytes also reads a pipe (`--env <(…)`), which FileManager does not; `environments/NAME.json` and
         // one the workspace chose (`roots` given) must be a regular file, so that a FIFO there does not block.

@@ -42,14 +42,18 @@ public struct FileRoots: Sendable, Equatable {
     /// Why a path may not be read (or a file may not be sent).
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         public var reason: String
+        /// For a path outside the roots: the reason without its hint ("allow its folder with --file-root DIR"),
+        /// for a command that has no `--file-root` and gives its own hint (`reqrun env show`); else `reason`.
+        public var place: String
         public var description: String { reason }
 
-        init(reason: String) { self.reason = reason }
+        init(reason: String) { self.reason = reason; place = reason }
 
         init(written: String, resolved: String, roots: [String]) {
             let target = resolved == written ? "'\(written)'" : "'\(written)' (\(resolved))"
             let inside = roots.isEmpty ? "no folder may be read" : "files may be read only inside " + roots.joined(separator: ", ")
-            reason = "\(target) is outside the workspace: \(inside); allow its folder with --file-root DIR"
+            place = "\(target) is outside the workspace: \(inside)"
+            reason = place + "; allow its folder with --file-root DIR"
         }
     }
 
