@@ -14,6 +14,15 @@ import Testing
         #expect(Template.references("{{x}}/{{y}}/{{x}}") == ["x", "y"])
     }
 
+    /// `forEachSegment` splits on the bytes by offset: the text around multi-byte characters, a name that is not
+    /// ASCII, a third brace and an unclosed `{{` come out as they did through the UTF-8 view's indices.
+    @Test func templateSplitsAroundNonASCIIText() {
+        #expect(Template.segments("é{{ ñame }}ü/{{a}}{{{b}}}x{{ unclosed é")
+                == [.text("é"), .reference("ñame"), .text("ü/"), .reference("a"), .reference("{b"), .text("}x{{ unclosed é")])
+        #expect(Template.segments("e\u{301}{{ \tñ\t }}😀") == [.text("e\u{301}"), .reference("ñ"), .text("😀")])
+        #expect(Template.segments("{{}}{{ }}") == [.reference(""), .reference("")])
+    }
+
     @Test func higherLayersWin() throws {
         let s = scope(["a": "collection", "b": "collection"], ["b": "group"], ["c": "env"])
         #expect(try s.resolve("{{a}} {{b}} {{c}}", field: "url") == "collection group env")

@@ -103,15 +103,18 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         /// credential field), the prepared request, which `writeJSON` writes without making the entry.
         mutating func plan(_ reference: RequestReference, allowingPrepared: Bool) -> Plan {
             let layers = fileLayers(reference)
-            let configuration = configuration, scripting = scripting, captured = captured
+            // Read through `self`: `let configuration = configuration` copied the whole run configuration (and
+            // destroyed the copy) for every request (callgrind: `RunConfiguration`'s outlined copy, 950
+            // instructions a request).
             func currentScope() -> VariableScope {
                 Runner.scope(fileLayers: layers, configuration, captured: captured, scripts: scripting == nil ? nil : scriptVariables,
                              collectionKey: reference.collectionIndex)
             }
             var scope: VariableScope
             var secrets: [String]
-            if scripting == nil, let last = lastScope, last.group == reference.groups.last!.id {
-                (scope, secrets) = (last.scope, last.secrets)
+            // The group compared in place: `if let last = lastScope` copied the tuple (its scope and secrets) first.
+            if scripting == nil, lastScope?.group == reference.groups.last!.id {
+                (scope, secrets) = (lastScope!.scope, lastScope!.secrets)
             } else {
                 scope = currentScope()
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
