@@ -116,7 +116,9 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             if scripting == nil, lastScope?.group == reference.groups.last!.id {
                 (scope, secrets) = (lastScope!.scope, lastScope!.secrets)
             } else {
-                scope = currentScope()
+                // Without scripts nothing changes a scope during a dry run (nothing is sent, captured or run): the
+                // group's requests reuse the values of its plain references (`cachingPlainReferences`).
+                scope = scripting == nil ? currentScope().cachingPlainReferences() : currentScope()
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
                 if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
             }

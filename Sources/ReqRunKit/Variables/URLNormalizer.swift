@@ -140,9 +140,14 @@ public enum URLNormalizer {
         }
         // An empty port is allowed (RFC 3986 §3.2.3).
         if let port, !port.isEmpty {
-            guard port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return "'\(url)' has an invalid port" }
-            let text = String(decoding: port, as: UTF8.self)
-            guard let number = Int(text), (1...65535).contains(number) else { return "port \(text) is out of range (1-65535)" }
+            // The number read on the bytes, stopping its growth past 65535 (`Int(String(…))` made a string of every
+            // request's port).
+            var number = 0
+            for byte in port {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return "'\(url)' has an invalid port" }
+                if number <= 65535 { number = number * 10 + Int(byte - UInt8(ascii: "0")) }
+            }
+            guard (1...65535).contains(number) else { return "port \(String(decoding: port, as: UTF8.self)) is out of range (1-65535)" }
         }
         return nil
     }
@@ -196,10 +201,12 @@ public enum URLNormalizer {
 
     /// Printable ASCII except space `" < > \ ^ ` { | }`: what a URL may hold as it is (RFC 3986 §2; `%`,
     /// in 0x23...0x3B, is kept so existing escapes stay as written).
-    private static func isKept(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E: return true
-        default: return false
-        }
+    ///
+    /// The bytes 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A and 0x7E as the bits of two words
+    /// (0-63, 64-127): a shift and a test a byte, where the ranges compared one by one cost about 20 instructions a
+    /// byte of every request's URL (callgrind). `URLRuleTests.keptBytesAreThoseOfTheRanges` checks the words.
+    static func isKept(_ byte: UInt8) -> Bool {
+        let word: UInt64 = byte < 64 ? 0xAFFF_FFFA_0000_0000 : byte < 128 ? 0x47FF_FFFE_AFFF_FFFF : 0
+        return word >> (byte & 63) & 1 == 1
     }
 }
