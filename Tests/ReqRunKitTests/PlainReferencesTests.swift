@@ -67,3 +67,21 @@ extension URLRuleTests {
         }
     }
 }
+
+extension PlainReferencesTests {
+    /// `Template.forEachSegment(_:text:reference:)` hands the text segments' bytes that `segments` makes `Substring`s of.
+    @Test func textSegmentsAsBytesAreThoseOfTheSubstrings() {
+        for template in ["{{base}}/items/0/0", "é/{{ a }}ü{{b}}", "x{{unclosed", "{{a}}}", "{{a}}{{b}}", "plain ☃", ""] {
+            var pieces: [String] = []
+            Template.forEachSegment(template, text: { pieces.append("t:" + String(decoding: $0, as: UTF8.self)) },
+                                    reference: { pieces.append("r:" + $0) })
+            let expected = Template.segments(template).map { segment -> String in
+                switch segment {
+                case .text(let text): return "t:" + text
+                case .reference(let name): return "r:" + name
+                }
+            }
+            #expect(pieces == expected, "\(template)")
+        }
+    }
+}

@@ -203,8 +203,9 @@ public enum URLNormalizer {
     /// in 0x23...0x3B, is kept so existing escapes stay as written).
     ///
     /// The bytes 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A and 0x7E as the bits of two words
-    /// (0-63, 64-127): a shift and a test a byte, where the ranges compared one by one cost about 20 instructions a
-    /// byte of every request's URL (callgrind). `URLRuleTests.keptBytesAreThoseOfTheRanges` checks the words.
+    /// (0-63, 64-127): a shift and a test a byte, where the switch over the ranges cost some 6 instructions a byte
+    /// more, in every request's URL (callgrind: `normalize` 650 → 460 instructions a request of
+    /// `run --all --dry-run --json`). `URLRuleTests.keptBytesAreThoseOfTheRanges` checks the words.
     static func isKept(_ byte: UInt8) -> Bool {
         let word: UInt64 = byte < 64 ? 0xAFFF_FFFA_0000_0000 : byte < 128 ? 0x47FF_FFFE_AFFF_FFFF : 0
         return word >> (byte & 63) & 1 == 1
