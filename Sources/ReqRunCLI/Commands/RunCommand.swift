@@ -201,6 +201,9 @@ enum RunCommand {
         // Wall time: with --parallel the requests' own times overlap.
         let elapsed = Int(Date().timeIntervalSince(started) * 1_000_000)
         terminal.line("\n" + ResultLines.summary(record.summary) + " in " + ResultLines.duration(elapsed))
+        if let assertions = console.assertions.line { terminal.line(assertions) }
+        // In a long console the few failures are buried: name the command that lists them (`show RUN --failed`).
+        if record.summary.failed + record.summary.errors > 0 { terminal.line("failures: reqrun show \(record.id) --failed") }
         terminal.line(terminal.styled("run \(record.id) recorded in \(context.workspace.displayPath(file))", .dim))
         // After the summary, so a report that cannot be written does not hide how the run went; each report
         // is tried, so one failure does not cost the others (a CI job keeps what it can).

@@ -37,6 +37,7 @@ final class RunConsole: @unchecked Sendable {
     private var done = 0
     private var notRun = 0
     private var notRunReason = ""
+    private var assertionCounts = AssertionCounts()
     private var progressShown = false
     private var timer: DispatchSourceTimer?
     /// Whether a flush is scheduled (`flushSoon`).
@@ -77,6 +78,7 @@ final class RunConsole: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         done += 1
+        assertionCounts.add(result)
         if result.outcome == .notRun {
             notRun += 1
             if notRunReason.isEmpty { notRunReason = Self.reason(result) }
@@ -118,6 +120,13 @@ final class RunConsole: @unchecked Sendable {
             lock.unlock()
             StandardOutput.shared.flush()
         }
+    }
+
+    /// The assertions of the results shown so far (`--quiet` too), for the line after the run's summary.
+    var assertions: AssertionCounts {
+        lock.lock()
+        defer { lock.unlock() }
+        return assertionCounts
     }
 
     /// Stops the progress line, erases it, and prints the not-run line.
