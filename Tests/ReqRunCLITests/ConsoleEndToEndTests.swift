@@ -80,7 +80,7 @@ import TestSupport
             """)
         let run = try ReqRunBinary.run(["run", "--all", "--bail"], in: dir.url)
         #expect(run.status == 1)
-        #expect(run.stdout.contains("\n2 requests not run: --bail stopped the run at request 0 (fails)\n"))
+        #expect(run.stdout.contains("\n2 requests not run: --bail stopped the run at request #0 (fails)\n"))
         #expect(!run.stdout.contains("second") && !run.stdout.contains("third"))
     }
 

@@ -218,7 +218,7 @@ import TestSupport
         // The 503 has no expectations, so it passes; the timeout is the first failure and --bail stops there.
         #expect(record.results.map(\.outcome) == [.response, .transportError, .notRun])
         #expect(record.results[1].error?.curlCode == 28)
-        #expect(record.results[2].error?.message == "not run: --bail stopped the run at request 1 (slow)")
+        #expect(record.results[2].error?.message == "not run: --bail stopped the run at request #1 (slow)")
         #expect(output.stdout.contains("3 requests: 1 passed, 0 failed, 1 error, 0 skipped, 1 not run"))
         // Backoff 0.5 s then 1 s between the three attempts, 0.2 s between requests, 0.5 s timeout.
         #expect(Date().timeIntervalSince(started) >= 2.2)

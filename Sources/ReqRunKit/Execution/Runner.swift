@@ -326,7 +326,7 @@ private struct Scheduler {
     private var stopReason: String? {
         if Interruption.requested { return "not run: the run was \(Interruption.reason)" }
         if let maxRequests, sent >= maxRequests { return "not run: " + limitMessage }
-        return stoppedBy.map { "not run: --bail stopped the run at request \($0.index) (\($0.name))" }
+        return stoppedBy.map { "not run: --bail stopped the run at request #\($0.index) (\($0.name))" }
     }
 
     /// The group path and group id text of the request at `position` (`groupTexts`).
