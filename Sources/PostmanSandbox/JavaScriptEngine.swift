@@ -155,7 +155,20 @@ final class JavaScriptEngine {
             api.JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
         }
         if let exception { return .failure(failure(exception)) }
+        if let reason = watchdog.take() { jobsStopped = jobsStopped ?? reason }
         return .success(result.map(text) ?? "")
+    }
+
+    /// Why a call that returned without an exception was stopped, until `takeJobsStopped()`: JavaScriptCore runs
+    /// the promise jobs a script leaves as the call returns, and a job it stops there (`Promise.resolve().then(()
+    /// => { for (;;) {} })`) reports no exception to the caller. The caller then ends the event as usual and
+    /// reports the script as stopped (failing the call instead made JavaScriptCore abort at the next call).
+    private var jobsStopped: ScriptWatchdog.Reason?
+
+    /// See `jobsStopped`; clears it.
+    func takeJobsStopped() -> ScriptWatchdog.Reason? {
+        defer { jobsStopped = nil }
+        return jobsStopped
     }
 
     /// The global function at `path` (`__reqrun.begin`), looked up once by the caller.

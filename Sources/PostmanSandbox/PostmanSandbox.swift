@@ -135,6 +135,7 @@ public final class PostmanSandbox: RequestScripting {
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
+        _ = engine.takeJobsStopped()
         // pm.request.auth: the auth that applies (`SandboxRequestAuth`); the jar's cookies only for scripts that
         // name them (reading the store costs an easy handle and a list of the jar).
         let auth = request.auth.map { SandboxRequestAuth.json($0) } ?? ""
@@ -177,6 +178,10 @@ public final class PostmanSandbox: RequestScripting {
                 outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
             case .success(let text):
                 if text.utf8.first == UInt8(ascii: "{") { ended = text } else { step = text }
+                if let reason = engine.takeJobsStopped() {
+                    let failure = JavaScriptEngine.Failure(message: "", timedOut: reason == .time, outOfMemory: reason == .memory)
+                    outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
+                }
             }
             if outcome.error != nil { break }
         }

@@ -64,6 +64,19 @@ import ReqRunKit
         #expect(next.error == nil && next.assertions.map(\.passed) == [true])
     }
 
+    /// An endless loop in a promise job (run by JavaScriptCore as the script's call returns, where the call
+    /// reports no exception) is stopped by the time limit and is the request's script error, as a loop in the
+    /// script's own code is; the context goes on.
+    @Test func anEndlessLoopInAPromiseJobIsTheScriptsError() throws {
+        let sandbox = try PostmanSandbox(timeLimit: 0.2)
+        var variables = ScriptVariables()
+        let outcome = test(sandbox, "pm.test('done', () => {}); Promise.resolve().then(() => { for (;;) {} });", variables: &variables)
+        #expect(outcome.error == "c.json: item[0].event[0] (test): the script ran for more than 0.2 s and was stopped (--script-timeout)")
+        #expect(outcome.assertions.map { "\($0.name) \($0.passed)" } == ["done true"])
+        let next = test(sandbox, "pm.test('next', () => {});", variables: &variables)
+        #expect(next.error == nil && next.assertions.map(\.passed) == [true])
+    }
+
     /// An async test is failed the same way while its promise is pending: a promise never settled when the
     /// script ends was passed as soon as its function returned. One whose jobs run after the script's own
     /// code was stopped did finish, and passes.
