@@ -13,7 +13,7 @@ struct AssertionCounts: Sendable, Equatable {
     /// Adds the assertions of one finished result.
     mutating func add(_ result: RequestResult) {
         for expectation in result.expectations {
-            if expectation.kind == "script-skipped" { skipped += 1 } else if expectation.passed { passed += 1 } else { failed += 1 }
+            if expectation.isSkipped { skipped += 1 } else if expectation.passed { passed += 1 } else { failed += 1 }
         }
     }
 

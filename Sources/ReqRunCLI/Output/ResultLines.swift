@@ -30,7 +30,7 @@ enum ResultLines {
     /// and its error, `- name (skipped)`.
     static func scriptAssertion(_ assertion: ExpectationResult, _ terminal: Terminal, indent: String = "    ") -> String {
         let name = Terminal.sanitized(assertion.description)
-        if assertion.kind == "script-skipped" { return terminal.styled("- \(name) (skipped)", .dim) }
+        if assertion.isSkipped { return terminal.styled("- \(name) (skipped)", .dim) }
         if assertion.passed { return terminal.styled("✓", .green) + " \(name)" }
         return terminal.styled("✗ \(name)", .red) + (assertion.actual.isEmpty ? "" : "\n\(indent)    \(Terminal.sanitized(assertion.actual))")
     }

@@ -705,7 +705,7 @@ private struct Scheduler {
         for assertion in outcome.assertions {
             result.expectations.append(ExpectationResult(description: assertion.name, passed: assertion.passed || assertion.skipped,
                                                          expected: "", actual: assertion.error ?? "", fieldPath: assertion.place,
-                                                         kind: assertion.skipped ? "script-skipped" : "script"))
+                                                         kind: assertion.skipped ? ExpectationResult.skippedScriptKind : ExpectationResult.scriptKind))
         }
         if !outcome.console.isEmpty { result.console = (result.console ?? []) + outcome.console }
         if !outcome.requests.isEmpty { result.scriptRequests = (result.scriptRequests ?? []) + outcome.requests }

@@ -16,6 +16,12 @@ public struct ExpectationResult: Codable, Sendable, Equatable {
     /// `actual`), `script-skipped` for a `pm.test.skip`.
     public var kind: String?
 
+    /// `kind` of a script's assertion (`pm.test`, `tests[…]`) and of a `pm.test.skip`, as records hold them.
+    public static let scriptKind = "script", skippedScriptKind = "script-skipped"
+
+    /// A `pm.test.skip`: neither passed nor failed (Newman's pending assertion).
+    public var isSkipped: Bool { kind == Self.skippedScriptKind }
+
     public init(description: String, passed: Bool, expected: String, actual: String, fieldPath: String, kind: String? = nil) {
         self.kind = kind
         self.description = description

@@ -42,11 +42,11 @@ public struct RunDiff: Sendable, Equatable {
             textBodySHA256 = line.response.flatMap { $0.body.encoding == "utf8" ? $0.bodySHA256 : nil }
             total = line.outcome == .response ? line.timings?.total : nil
             var seen: [String: Int] = [:]
-            assertions = line.expectations.filter { $0.kind == "script" || $0.kind == "script-skipped" }.map { e in
+            assertions = line.expectations.filter { $0.kind == ExpectationResult.scriptKind || $0.kind == ExpectationResult.skippedScriptKind }.map { e in
                 seen[e.description, default: 0] += 1
                 let n = seen[e.description]!
                 return Assertion(name: n == 1 ? e.description : "\(e.description) (\(n))",
-                                 outcome: e.kind == "script-skipped" ? "skipped" : e.passed ? "passed" : "failed")
+                                 outcome: e.kind == ExpectationResult.skippedScriptKind ? "skipped" : e.passed ? "passed" : "failed")
             }
         }
     }

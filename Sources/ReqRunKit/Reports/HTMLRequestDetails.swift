@@ -11,7 +11,7 @@ enum HTMLRequestDetails {
             html += "<h4>Expectations</h4><table class=\"checks\"><tr><th></th><th>check</th><th>expected</th><th>actual</th></tr>"
             for e in result.expectations {
                 // `pm.test.skip` (kind `script-skipped`): neither passed nor failed, marked as a skipped request is.
-                let (state, mark) = e.kind == "script-skipped" ? ("skipped", "–") : e.passed ? ("ok", "✓") : ("bad", "✗")
+                let (state, mark) = e.isSkipped ? ("skipped", "–") : e.passed ? ("ok", "✓") : ("bad", "✗")
                 html += "<tr class=\"\(state)\"><td>\(mark)</td><td>\(XMLText.escape(e.description))</td>"
                     + "<td><code>\(XMLText.escape(e.expected))</code></td><td><code>\(XMLText.escape(e.actual))</code></td></tr>"
             }

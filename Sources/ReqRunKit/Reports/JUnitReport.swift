@@ -102,7 +102,7 @@ public enum JUnitReport {
         for assertion in result.expectations where assertion.kind != nil {
             xml += "    <testcase name=\"\(XMLText.escape(assertion.description + iterationSuffix(result)))\" "
                 + "classname=\"\(XMLText.escape(className([result.collection] + result.groupPath + [result.name])))\" time=\"0.000\">\n"
-            if assertion.kind == "script-skipped" {
+            if assertion.isSkipped {
                 xml += "      <skipped/>\n"
             } else if !assertion.passed {
                 xml += "      <failure message=\"\(XMLText.escape(errorMessage(assertion.actual)))\" type=\"AssertionFailure\">"
@@ -160,7 +160,7 @@ public enum JUnitReport {
         if let response = result.response { line += " → \(response.status), \(response.bodySize) bytes" }
         for expectation in result.expectations {
             // `pm.test.skip`: as the console marks it, not `✓`.
-            line += expectation.kind == "script-skipped" ? "\n- \(expectation.description) (skipped)"
+            line += expectation.isSkipped ? "\n- \(expectation.description) (skipped)"
                 : "\n\(expectation.passed ? "✓" : "✗") \(expectation.description)"
         }
         return line
@@ -184,7 +184,7 @@ private struct ScriptCounts {
         let scripted = result.expectations.filter { $0.kind != nil }
         tests += scripted.count
         adjustment += scripted.filter { !$0.passed }.count
-        skipped += scripted.filter { $0.kind == "script-skipped" }.count
+        skipped += scripted.filter { $0.isSkipped }.count
         let ownFailure = result.expectations.contains { !$0.passed && $0.kind == nil } || result.captures.contains { $0.error != nil }
         if result.outcome == .response, !result.passed, !ownFailure { adjustment -= 1 }
     }

@@ -73,7 +73,7 @@ public enum NewmanJSONReport {
             }
             for expectation in result.expectations {
                 assertions += 1
-                if expectation.kind == "script-skipped" { assertionsPending += 1 } else if !expectation.passed { assertionsFailed += 1 }
+                if expectation.isSkipped { assertionsPending += 1 } else if !expectation.passed { assertionsFailed += 1 }
             }
             if let r = result.response, let t = result.timings {
                 responseTotal += r.bodySize
@@ -114,7 +114,7 @@ public enum NewmanJSONReport {
             }
             var list: [[String: Any]] = []
             for (index, expectation) in result.expectations.enumerated() {
-                var assertion: [String: Any] = ["assertion": expectation.description, "skipped": expectation.kind == "script-skipped"]
+                var assertion: [String: Any] = ["assertion": expectation.description, "skipped": expectation.isSkipped]
                 if !expectation.passed {
                     let error = assertionError(expectation, index: index)
                     assertion["error"] = error
