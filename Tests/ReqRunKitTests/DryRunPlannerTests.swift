@@ -53,4 +53,41 @@ import Testing
         let text = String(decoding: direct, as: UTF8.self)
         #expect(!text.contains("t0k3n-secret") && !text.contains("k3y-secret") && text.contains("/items/a%3Fb%23c?q=a?b%23c"))
     }
+
+    /// `writeJSON(_:threads:chunkSize:to:)`: chunks planned on other threads, the same bytes and count as one
+    /// thread's `writeJSON(_:to:)`, for chunk sizes that cut groups anywhere; Newman's literal `{{…}}` warnings (one
+    /// per name, at its first request) in several chunks, a chunk starting and ending with one.
+    @Test(arguments: [1, 2, 3, 5, 8, 13])
+    func chunksPlannedOnOtherThreadsAreTheSameBytes(chunkSize: Int) throws {
+        func groupOf(_ g: Int) -> RequestGroup {
+            RequestGroup(id: UUID(), name: "g\(g)", variables: g % 2 == 0 ? [] : [Variable(name: "path", value: "odd\(g)")],
+                         requests: (0..<7).map { r in
+                // Names warned of in several chunks: `w\(g % 3)` again in later groups, `r\(r)` new in the first ones.
+                r % 3 == 0 ? Request(name: "lit", url: "{{base}}/{{w\(g % 3)}}/{{r\(r)}}") : group.requests[(g + r) % group.requests.count]
+            })
+        }
+        var collection = RequestCollection(name: "N", file: "n.json", variables: [Variable(name: "base", value: "http://127.0.0.1:9")],
+                                           groups: (0..<6).map(groupOf))
+        collection.compat = .newman
+        let collections = [collection, RequestCollection(name: "C", file: "c.json", variables: [Variable(name: "base", value: "http://127.0.0.1:9")],
+                                                         groups: [group, nested])]
+        let selection = Outline(collections: collections, expansion: .transient(Outline.allGroupIDs(collections))).allSelection()
+        #expect(selection.count == 51)
+        var one = DryRunEntry.Planner(configuration: configuration())
+        var failedOne = 0
+        let expected = written { w in failedOne = one.writeJSON(selection, to: &w) }
+        for threads in [2, 3] {
+            var planner = DryRunEntry.Planner(configuration: configuration())
+            var out: [UInt8] = []
+            let failed = planner.writeJSON(selection, threads: threads, chunkSize: chunkSize) { out.append(contentsOf: $0) }
+            #expect(out == expected, "\(String(decoding: out, as: UTF8.self))")
+            #expect(failed == failedOne)
+        }
+        let text = String(decoding: expected, as: UTF8.self)
+        // `w1`, sent as text by six requests in two groups, is warned of at the first only.
+        #expect(text.components(separatedBy: "w1").count - 1 == 6 + 1)
+        for name in ["w0", "w1", "w2", "r0", "r3", "r6", "path"] {
+            #expect(text.components(separatedBy: RequestRules.literalWarning(name)).count - 1 == 1, "\(name)")
+        }
+    }
 }

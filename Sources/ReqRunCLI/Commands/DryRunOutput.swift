@@ -16,9 +16,8 @@ enum DryRunOutput {
         var planner = DryRunEntry.Planner(configuration: configuration, scripting: scripting)
         var failed = 0
         if json {
-            var w = JSONWriter(encoderLayout: true, sink: terminal.outBytes)
-            failed = planner.writeJSON(references, to: &w)
-            w.finishToSink()
+            // Planned on two threads without scripts (the output in order, the same bytes: `DryRunChunks`).
+            failed = planner.writeJSON(references, threads: min(2, ProcessInfo.processInfo.activeProcessorCount), to: terminal.outBytes)
         } else {
             for reference in references {
                 let entry = planner.entry(for: reference)

@@ -68,6 +68,10 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         /// The masker of the last entry and the secrets it masks: most entries have the secrets of the one
         /// before, and a masker spells each secret in some twenty ways when it is made.
         var lastMasker: (secrets: [String], masker: SecretMasker)?
+        /// Whether `plan` leaves a request that sends a `{{…}}` as its text (Newman's rules) to a planner that plans
+        /// in list order (`Plan.deferred`): which names were already warned of (`literalsWarned`) is known only there.
+        /// Set for the planners of chunks planned out of order (`writeJSON(_:threads:chunkSize:to:)`).
+        var defersLiteralWarnings = false
 
         public init(configuration: RunConfiguration, scripting: RequestScripting? = nil) {
             self.configuration = configuration
@@ -95,6 +99,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             case .entry(let entry): return entry
             case .prepared(let prepared, let name, let method, let userAgent):
                 return DryRunEntry(reference, name: name, method: method, prepared, userAgent: userAgent)
+            case .deferred:
+                preconditionFailure("entry(for:) is asked of a planner that plans in list order")
             }
         }
 
@@ -177,6 +183,7 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                     entry.url = (try? scope.resolve(request.url, field: "url")) ?? request.url
                 }
             case .success(let prepared):
+                if defersLiteralWarnings, !prepared.literalReferences.isEmpty { return .deferred }
                 if allowingPrepared, console.isEmpty, prepared.literalReferences.isEmpty,
                    masker(secrets + prepared.secrets).masksNothing, !prepared.headers.contains(where: SecretMasker.isSensitive) {
                     return .prepared(prepared, name: request.name, method: request.method, userAgent: userAgent(prepared))
@@ -194,10 +201,12 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
 
     /// A planned request: its entry, or the prepared request that is its entry unchanged (`Planner.plan`),
     /// with the name and method of the request it was prepared from and the `User-Agent` field reqrun adds (nil: none
-    /// added).
+    /// added); or, for a planner that `defersLiteralWarnings`, none: the request sends a `{{…}}` as its text and is to be
+    /// planned in list order.
     enum Plan {
         case entry(DryRunEntry)
         case prepared(PreparedRequest, name: String, method: String, userAgent: HeaderField?)
+        case deferred
     }
 
     private func masked(_ masker: SecretMasker) -> DryRunEntry {

@@ -82,14 +82,39 @@ extension DryRunEntry.Planner {
     public mutating func writeJSON(_ references: RequestSelection, to w: inout JSONWriter) -> Int {
         var failed = 0
         w.array(references) { w, reference in
-            switch plan(reference, allowingPrepared: true) {
-            case .entry(let entry):
-                if entry.error != nil, entry.skipped != true { failed += 1 }
-                entry.write(&w)
-            case .prepared(let prepared, let name, let method, let userAgent):
-                DryRunEntry.write(&w, reference, name: name, method: method, prepared, userAgent: userAgent)
-            }
+            if Self.write(plan(reference, allowingPrepared: true), reference, to: &w) { failed += 1 }
         }
         return failed
+    }
+
+    /// Plans `references[range]` in order and writes each entry as an `element` of `w` (a writer of
+    /// `JSONWriter.init(bufferSize:encoderLayout:elementsAtDepth:sink:)` at depth 1), stopping before the first
+    /// request this planner defers (`defersLiteralWarnings`).
+    /// - Returns: how many could not be prepared, and where it stopped (`range.upperBound`: after the last).
+    mutating func writeElements(_ references: RequestSelection, _ range: Range<Int>, to w: inout JSONWriter) -> (failed: Int, end: Int) {
+        var failed = 0
+        for position in range {
+            let reference = references[position]
+            let plan = plan(reference, allowingPrepared: true)
+            if case .deferred = plan { return (failed, position) }
+            // `Self.write`, static: a method of `self` called in the closure copied the planner (its run configuration
+            // and caches) for every request.
+            w.element { w in if Self.write(plan, reference, to: &w) { failed += 1 } }
+        }
+        return (failed, range.upperBound)
+    }
+
+    /// Writes the entry `plan` is (`.entry` or `.prepared`); returns whether the request could not be prepared.
+    private static func write(_ plan: DryRunEntry.Plan, _ reference: RequestReference, to w: inout JSONWriter) -> Bool {
+        switch plan {
+        case .entry(let entry):
+            entry.write(&w)
+            return entry.error != nil && entry.skipped != true
+        case .prepared(let prepared, let name, let method, let userAgent):
+            DryRunEntry.write(&w, reference, name: name, method: method, prepared, userAgent: userAgent)
+            return false
+        case .deferred:
+            preconditionFailure("a deferred request is planned again in list order")
+        }
     }
 }

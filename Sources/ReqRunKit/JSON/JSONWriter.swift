@@ -67,6 +67,19 @@ public struct JSONWriter: ~Copyable {
         self.encoderLayout = encoderLayout
     }
 
+    /// A writer to `sink` in `encoderLayout` of elements of an array that another writer opens and closes, `depth`
+    /// containers deep (1: the elements of a top-level array). `element(_:)` writes each: the first after a line feed
+    /// and the indentation, the others after `,`, a line feed and the indentation, so that the output of consecutive
+    /// such writers, joined with a `,` between non-empty ones, is the bytes one writer's `array` writes between its
+    /// `[` and its closing line (`run --dry-run --json` planned in chunks on two threads). Call `flushToSink()` at the
+    /// end.
+    public init(bufferSize: Int = 65_536, encoderLayout: Bool, elementsAtDepth depth: Int,
+                sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.init(bufferSize: bufferSize, encoderLayout: encoderLayout, sink: sink)
+        precondition(depth > 0 && depth <= 64, "JSONWriter writes elements 1 to 64 levels deep")
+        self.depth = depth
+    }
+
     deinit { base.deallocate() }
 
     /// The bytes written so far followed by a line feed, as an array (one copy).
@@ -83,6 +96,11 @@ public struct JSONWriter: ~Copyable {
     /// Writes the final line feed and hands what is left to the sink.
     public consuming func finishToSink() {
         append(0x0A)
+        drain()
+    }
+
+    /// Hands what is left to the sink, without a final line feed (a writer of `init(bufferSize:encoderLayout:elementsAtDepth:sink:)`).
+    public consuming func flushToSink() {
         drain()
     }
 
@@ -207,6 +225,13 @@ public struct JSONWriter: ~Copyable {
             element(&self, item)
         }
         close(UInt8(ascii: "]"))
+    }
+
+    /// One element of the array the writer is in, written by `body`: the separator and indentation, then the value
+    /// (see `init(bufferSize:encoderLayout:elementsAtDepth:sink:)`).
+    public mutating func element(_ body: (inout JSONWriter) -> Void) {
+        nextItem()
+        body(&self)
     }
 
     /// Starts a member: `"key": `; the value follows. `key` needs no escaping (it is a literal name).

@@ -158,8 +158,8 @@ public struct Request: Sendable {
     public var url: String
     /// Header fields in order; a name may repeat.
     public var headers: [HeaderField]
-    /// Every other field; `DetailsBox.unset` (shared by all requests) when all are at their defaults.
-    var box: DetailsBox
+    /// Every other field; nil when all are at their defaults.
+    var box: DetailsBox?
 
     public init(id: String? = nil, name: String? = nil, method: String = "GET", url: String,
                 headers: [HeaderField] = [], query: [Parameter] = [], body: RequestBody? = nil, auth: Auth? = nil,

@@ -128,7 +128,9 @@ public struct VariableScope: Sendable {
         // A few names: a URL template refers to one or two; past the bound, resolved each time.
         if kept.names.count < PlainReferences.capacity {
             kept.names.append(name)
-            kept.values.append(value)
+            // A copy of its own: the layer's string is shared with the scopes of other threads (`DryRunChunks`), and
+            // a reference count that two cores change at every request costs more than the copy.
+            kept.values.append(String(decoding: Array(value.utf8), as: UTF8.self))
         }
         return value
     }
