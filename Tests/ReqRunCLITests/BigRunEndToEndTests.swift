@@ -32,11 +32,14 @@ import TestSupport
     /// 146 MiB. Now memory does not grow with the run: the same 1,000 requests run 100 times (`--iterations`,
     /// so the collection in memory is the same) take about what one time takes, under issue 17's 64 MiB (the
     /// release build grows by 0.5 MiB here, the debug build by 0.8 MiB; before, the release build by 10 MiB).
+    /// The growth allowed is 6 MiB, not less: with `--parallel` up to `ResultPipeline.maxHandedOver` results may
+    /// wait for the second thread when the machine is busy (2.4 MiB seen at load 6–7 with the debug build), and
+    /// 6 MiB still catches a leak of 63 bytes a request, such as the 100 bytes that took 10 MiB.
     @Test func memoryStaysFlatOverAHundredThousandRequests() throws {
         let small = try workspace(1_000)
         let base = try peakKiB(["run", "--all", "--parallel", "16"], in: small)
         let peak = try peakKiB(["run", "--all", "--parallel", "16", "--iterations", "100"], in: small)
-        #expect(peak < 64 * 1024 && peak - base < 2 * 1024, "1,000 requests: \(base) KiB, 100 × 1,000: \(peak) KiB")
+        #expect(peak < 64 * 1024 && peak - base < 6 * 1024, "1,000 requests: \(base) KiB, 100 × 1,000: \(peak) KiB")
         let shown = try ReqRunBinary.run(["show", "--failed", "--json"], in: small.url)
         let record = try JSONDecoder().decode(RunRecord.self, from: Data(shown.stdout.utf8))
         #expect(record.summary.total == 100_000 && record.summary.passed == 100_000 && record.results.isEmpty)
