@@ -88,6 +88,18 @@ import TestSupport
         #expect(try ReqRunBinary.run(["history"], in: dir.url).stdout == "No runs recorded yet.\n")
     }
 
+    /// The hint of a report path ending in a slash never names a file reqrun would then refuse: for
+    /// `.reqrun/runs/` it suggested `.reqrun/runs/report.xml`, one of reqrun's own files.
+    @Test func aReportFolderHintNeverNamesReqrunsOwnFiles() throws {
+        let dir = try workspace()
+        _ = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        let run = try ReqRunBinary.run(["run", "--all", "--report", "junit=.reqrun/runs/"], in: dir.url)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--report junit=.reqrun/runs/ names a folder of reqrun's own (.reqrun/runs); give a file name elsewhere, e.g. junit=report.xml"), "\(run.stderr)")
+        let suggested = try ReqRunBinary.run(["run", "--all", "--report", "junit=report.xml"], in: dir.url)
+        #expect(suggested.status == 0, "\(suggested.stderr)")
+    }
+
     @Test func importToASymbolicLinkKeepsTheLink() throws {
         let dir = try workspace()
         try dir.write("p.json", #"{"info": {"name": "P", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "r", "request": {"method": "GET", "url": "http://127.0.0.1/"}}]}"#)

@@ -81,6 +81,17 @@ import Testing
         #expect(try #require(throws: InputError.self) { try decode(#"[{"header": "X", "contanis": "a"}]"#) }.reason
                 == "unknown field 'contanis' (did you mean 'contains'?)")
     }
+
+    /// `contains` and `matches`, which a header check takes, are not fields of a json check: the error said
+    /// only "unknown field 'contains'"; it names the fields it takes and the check grammar's string form,
+    /// with the expectation's own path and value.
+    @Test func aJSONExpectationWithContainsOrMatchesSaysWhatToWrite() throws {
+        let contains = try #require(throws: InputError.self) { try decode(#"[{"json": "$.args.q", "contains": "zz"}]"#) }
+        #expect(contains.fieldPath == "groups[0].requests[0].expect[0].contains")
+        #expect(contains.reason == #"a json expectation takes 'equals', 'exists' or 'type', not 'contains'; write it as a check instead: "$.args.q contains 'zz'""#)
+        let matches = try #require(throws: InputError.self) { try decode(#"[{"json": "$.id", "matches": "^it's"}]"#) }
+        #expect(matches.reason == #"a json expectation takes 'equals', 'exists' or 'type', not 'matches'; write it as a check instead: "$.id matches '…'""#)
+    }
 }
 
 @Suite struct ExpectationCheckTests {

@@ -14,7 +14,10 @@ struct ReportRequest {
     /// The file as given (relative to the current folder).
     var path: String
 
-    static func parse(_ text: String) throws(UsageError) -> ReportRequest {
+    /// - Parameter ownFile: reqrun's own file a path would write (`Workspace.ownFile`), nil for none; the
+    ///   hint for a path ending in `/` never suggests one (`.reqrun/runs/` → `report.xml`, not
+    ///   `.reqrun/runs/report.xml`, which `refuseOwnFile` would refuse next).
+    static func parse(_ text: String, ownFile: (String) -> String? = { _ in nil }) throws(UsageError) -> ReportRequest {
         guard let equals = text.firstIndex(of: "="), let kind = Kind(rawValue: String(text[..<equals])),
               text.index(after: equals) < text.endIndex else {
             throw UsageError(message: "--report expects KIND=FILE with KIND one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'",
@@ -23,7 +26,14 @@ struct ReportRequest {
         let path = String(text[text.index(after: equals)...])
         // `out/` would otherwise become a file named `out` (the URL drops the slash).
         guard !path.hasSuffix("/") else {
-            throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder; give a file name, e.g. \(kind.rawValue)=\(path)report.\(kind.fileExtension)",
+            let file = "report.\(kind.fileExtension)"
+            guard let own = ownFile(path + file) else {
+                throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder; give a file name, e.g. \(kind.rawValue)=\(path)\(file)",
+                                 command: RunCommand.command.spec)
+            }
+            let folder = own.hasSuffix("/" + file) ? String(own.dropLast(file.count + 1)) : own
+            let example = ownFile(file) == nil ? ", e.g. \(kind.rawValue)=\(file)" : ""
+            throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder of reqrun's own (\(folder)); give a file name elsewhere\(example)",
                              command: RunCommand.command.spec)
         }
         return ReportRequest(kind: kind, path: path)
@@ -32,7 +42,11 @@ struct ReportRequest {
     /// Every `--report` option of `arguments`; at most one to standard output.
     static func parseAll(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError) -> [ReportRequest] {
         var reports: [ReportRequest] = []
-        for text in arguments.all("--report") { reports.append(try parse(text)) }
+        let workspace = try? WorkspaceContext.locate(arguments)
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        for text in arguments.all("--report") {
+            reports.append(try parse(text, ownFile: { workspace?.ownFile($0, relativeTo: cwd) }))
+        }
         guard reports.filter(\.toStandardOutput).count <= 1 else {
             throw UsageError(message: "only one --report can go to standard output (-)", command: command)
         }

@@ -38,6 +38,7 @@ enum ExpectationDecoder {
             try body.rejectUnknownKeys(["equals", "contains", "matches"])
             return .body(try textCheck(body))
         case "json":
+            try rejectTextOperators(item)
             try item.rejectUnknownKeys(["json", "equals", "exists", "type"])
             let path = try jsonPath(item, key: "json")
             let checks = ["equals", "exists", "type"].filter { item.optional(.named($0)) != nil || ($0 == "equals" && item.members.contains { $0.key == "equals" }) }
@@ -66,6 +67,20 @@ enum ExpectationDecoder {
             try item.rejectUnknownKeys([key])
             return .bodySize(bytes: try nonNegativeInteger(item, .named(key)), below: key == "bodySizeBelow")
         }
+    }
+
+    /// A json expectation written with a header check's `contains` or `matches`: an error that names the
+    /// fields a json expectation takes and the check grammar's string form of the same check (its path, and
+    /// its value when that is a short string without `'` or `\`), rather than only "unknown field".
+    private static func rejectTextOperators(_ item: FieldReader) throws(InputError) {
+        guard let member = item.members.first(where: { $0.key == "contains" || $0.key == "matches" }) else { return }
+        var path = "$.name"
+        if case .string(let text)? = item.optional("json")?.value { path = text }
+        var value = "…"
+        if case .string(let text) = member.value.value, text.count <= 60, !text.contains("'"), !text.contains("\\") { value = text }
+        throw InputError(file: item.file, location: member.keyLocation, fieldPath: item.childPath(member.key),
+                         reason: "a json expectation takes 'equals', 'exists' or 'type', not '\(member.key)'; "
+                             + "write it as a check instead: \"\(path) \(member.key) '\(value)'\"")
     }
 
     /// A check of the check grammar written in the string `node`; a syntax error points at its column
