@@ -76,11 +76,11 @@ enum SandboxLoader {
   // reads as undefined and stays unloaded, as in Node, which has none of these globals (lodash looks at `_`
   // and `Buffer` when it loads).
   // The descriptor of each such global is made once for the run and defined again at a request's start where
-  // the last request read or replaced it (`settled`), deleted it, or may have redefined it (`full`).
+  // the last request read or replaced it (`settled`), deleted it, or may have redefined it (`mustDefine(name)`).
   var lazyDescriptors = {}, settled = {};
-  function lazy(name, get, full) {
+  function lazy(name, get, mustDefine) {
     var descriptor = lazyDescriptors[name];
-    if (!full && descriptor && settled[name] !== true && own(global, name)) return;
+    if (!mustDefine(name) && descriptor && settled[name] !== true && own(global, name)) return;
     settled[name] = false;
     if (!descriptor) {
       var settle = function (value) {
@@ -156,18 +156,18 @@ enum SandboxLoader {
     require: scriptRequire,
     values: values,
     xml2Json: xml2Json,
-    // `full`: define every such global again (a script may have redefined one: `__reqrun.begin`).
-    install: function (full) {
+    // `mustDefine(name)`: whether to define that global again whatever it is now (`__reqrun.begin`).
+    install: function (mustDefine) {
       // A script stopped by a limit while a module loaded ran no catch or finally: forget that load.
       loading = 0;
       var ids = Object.keys(cache);
       for (var i = 0; i < ids.length; i++) if (!cache[ids[i]].loaded) delete cache[ids[i]];
       if (validating) { validators = {}; validating = false; }
-      lazy('_', lodash, full);
-      lazy('CryptoJS', cryptoJS, full);
-      lazy('tv4', tv4, full);
-      lazy('cheerio', cheerio, full);
-      lazy('Buffer', buffer, full);
+      lazy('_', lodash, mustDefine);
+      lazy('CryptoJS', cryptoJS, mustDefine);
+      lazy('tv4', tv4, mustDefine);
+      lazy('cheerio', cheerio, mustDefine);
+      lazy('Buffer', buffer, mustDefine);
     }
   };
 })(this);

@@ -522,8 +522,9 @@ enum SandboxPrelude {
   // Values as scripts set them (a number stays a number, an object an object), for the rest of the run:
   // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
   var typed = { globals: {}, collection: {}, environment: {}, local: {} };
-  var typedNames = Object.keys(typed);
+  var typedNames = Object.keys(typed), typedAny = false;
   function restoreTypes(scopes) {
+    if (!typedAny) return;
     for (var n = 0; n < typedNames.length; n++) {
       var values = scopes[typedNames[n]], kept = typed[typedNames[n]], keys = Object.keys(kept);
       for (var k = 0; k < keys.length; k++) {
@@ -540,6 +541,7 @@ enum SandboxPrelude {
       if (typeof value !== 'string') kept[key] = value;
     }
     typed[name] = kept;
+    if (!typedAny) for (var any in kept) { typedAny = true; break; }
     return result;
   }
   // A scope's text for `end` when a script changed it (its methods mark it: `keepLegacy`) or it holds a value
@@ -576,28 +578,30 @@ enum SandboxPrelude {
   // made one an accessor, or enumerable), else a value that is no longer the run's (assigned or deleted), a
   // legacy accessor whose setter ran (`replaced`) or that is gone. Defining them all again at each request
   // was most of `begin`'s fixed cost (callgrind: about 12 `defineProperty` calls with their descriptors).
-  var replaced = {}, mayHaveDefined = true;
+  // `recreated`: the sandbox's globals the sweep found enumerable (deleted, then made again by an assignment).
+  var replaced = {}, mayHaveDefined = true, full = true, recreated = {};
+  function mustDefine(name) { return full || recreated[name] === true; }
   var constants = [['postman', legacy], ['console', console], ['require', modules.require], ['xml2Json', modules.xml2Json],
                    ['atob', atob], ['btoa', btoa]];
   var accessorNames = ['request', 'environment', 'globals', 'data'];
   var responseNames = ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'];
-  function keepAccessor(name, full) {
-    if (full || replaced[name] === true || !own(global, name)) {
+  function keepAccessor(name) {
+    if (mustDefine(name) || replaced[name] === true || !own(global, name)) {
       Object.defineProperty(global, name, globalLazy[name]);
       replaced[name] = false;
     }
   }
   // A per-request value: assigned where the property is still the plain one `define` made.
-  function put(name, value, full) {
-    if (!full && own(global, name)) global[name] = value;
+  function put(name, value) {
+    if (!mustDefine(name) && own(global, name)) global[name] = value;
     else define(name, value);
   }
-  function defineRunGlobals(full) {
+  function defineRunGlobals() {
     for (var c = 0; c < constants.length; c++) {
-      if (full || global[constants[c][0]] !== constants[c][1]) define(constants[c][0], constants[c][1]);
+      if (mustDefine(constants[c][0]) || global[constants[c][0]] !== constants[c][1]) define(constants[c][0], constants[c][1]);
     }
-    for (var a = 0; a < accessorNames.length; a++) keepAccessor(accessorNames[a], full);
-    modules.install(full);
+    for (var a = 0; a < accessorNames.length; a++) keepAccessor(accessorNames[a]);
+    modules.install(mustDefine);
   }
 
   // What a request's scripts may read but seldom all do is built on the first read, once per request (the
@@ -673,6 +677,10 @@ enum SandboxPrelude {
     onRequest: function (hook) { requestHooks.push(hook); },
     // A property (of `pm`) built by `build` when first read in a request (made once, defined at each `begin`).
     lazyDescriptor: function (name, build) { return lazyDescriptor(name, true, build); },
+    // A property of every request's `pm` after the prelude's own, in the order added: `descriptor`, or a plain
+    // value (enumerable and writable, as an assignment makes it). All go on in one `defineProperties`.
+    pmProperty: function (name, descriptor) { pmLazy[name] = descriptor; },
+    pmValue: function (name, value) { pmLazy[name] = { value: value, writable: true, enumerable: true, configurable: true }; },
     // Swift, before `begin`: the response's body (undefined when it is in the JSON) and its header fields as
     // JSON, parsed when a script first reads them.
     stage: function (body, headersJSON) { staged.body = body; staged.headers = headersJSON; },
@@ -694,8 +702,9 @@ enum SandboxPrelude {
         // `Object.keys` finds it in 4,000 instructions where all 81 names cost 141,000; every name is looked
         // at after scripts that may have defined one that is not (their text names `defineProperty`).
         var names = scanAll ? Object.getOwnPropertyNames(global) : Object.keys(global);
+        recreated = {};
         for (var n = 0; n < names.length; n++) {
-          if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} }
+          if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} } else recreated[names[n]] = true;
         }
         scanAll = false;
       }
@@ -718,21 +727,23 @@ enum SandboxPrelude {
                 requestName: input.request.name, requestId: input.request.id }
       };
       Object.defineProperties(pm, pmLazy);
-      var full = mayHaveDefined;
+      // Everything again after a script that may have redefined one, and at a request's second event (whose
+      // begin does not sweep, so `recreated` is not known).
+      full = mayHaveDefined || !input.fresh;
       mayHaveDefined = !!input.defines;
-      put('pm', pm, full);
-      defineRunGlobals(full);
-      put('tests', state.tests, full);
-      put('iteration', info.iteration, full);
+      put('pm', pm);
+      defineRunGlobals();
+      put('tests', state.tests);
+      put('iteration', info.iteration);
       if (!input.response) {
         for (var g = 0; g < responseNames.length; g++) delete global[responseNames[g]];
       } else {
         var r = input.response;
-        put('responseBody', r.body, full);
-        put('responseCode', { code: r.code, name: r.reason, detail: r.reason }, full);
-        put('responseTime', r.responseTime, full);
-        keepAccessor('responseHeaders', full);
-        keepAccessor('responseCookies', full);
+        put('responseBody', r.body);
+        put('responseCode', { code: r.code, name: r.reason, detail: r.reason });
+        put('responseTime', r.responseTime);
+        keepAccessor('responseHeaders');
+        keepAccessor('responseCookies');
       }
       if (!baseline) {
         baseline = Object.create(null);

@@ -294,6 +294,8 @@ import ReqRunKit
             "postman = 1; delete console; require = null; xml2Json = 2; delete atob; btoa = 3; pm.x = 1; pm = 4; tests = 5; delete iteration;"
                 + " request = 6; delete environment; globals = 7; delete data; responseBody = 8; delete responseCode; responseTime = 9;"
                 + " delete responseHeaders; responseCookies = 10; _ = 11; delete CryptoJS; tv4 = 12; Buffer.from;",
+            "var p = postman; delete postman; postman = p; delete tests; tests = 1; delete request; request = 2; delete _; _ = 3;"
+                + " delete responseHeaders; responseHeaders = 4; delete pm; pm = 5; delete iteration; iteration = 6;",
             "Object.defineProperty(this, 'postman', { value: 1, enumerable: true, configurable: true });"
                 + " Object.defineProperty(this, 'tests', { get: function () { return 2; }, enumerable: true, configurable: true });"
                 + " Object.defineProperty(this, 'responseCode', { value: 3, writable: false, configurable: true }); Reflect.defineProperty(this, '_', { value: 4, configurable: true });",
