@@ -126,12 +126,14 @@ public final class PostmanSandbox: RequestScripting {
         }
         input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
         input.location(context.location)
-        // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable.
-        if scripts.contains(where: { $0.source.containsUTF8("defineProp") }) { input.definesGlobals() }
+        // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable;
+        // with `__defineGetter__` and `__defineSetter__`, the ways to make one of the sandbox's globals an accessor.
+        if scripts.contains(where: { $0.source.containsUTF8("defineProp") || $0.source.containsUTF8("__define") }) { input.definesGlobals() }
+        let globalsIn = globalsBase.merging(variables.globals) { $1 }
+        let collectionIn = collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }
+        let environmentIn = environmentBase.merging(variables.environment) { $1 }
         input.scopes([
-            ("globals", globalsBase.merging(variables.globals) { $1 }),
-            ("collection", collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }),
-            ("environment", environmentBase.merging(variables.environment) { $1 }),
+            ("globals", globalsIn), ("collection", collectionIn), ("environment", environmentIn),
             ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
         ])
         var outcome = ScriptOutcome()
@@ -198,11 +200,12 @@ public final class PostmanSandbox: RequestScripting {
         outcome.console = output.console
         outcome.skipRequest = output.skip
         if output.nextSet { outcome.nextRequest = output.next.map(NextRequest.request) ?? .stop }
-        // Only what differs from the files' values is kept: those stay in their own layers.
-        variables.globals = Self.changed(output.scopes["globals"] ?? [:], from: globalsBase)
-        variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? [:], from: collectionBase)
-        variables.environment = Self.changed(output.scopes["environment"] ?? [:], from: environmentBase)
-        variables.local = output.scopes["local"] ?? [:]
+        // Only what differs from the files' values is kept: those stay in their own layers. A scope `end` left
+        // out was not changed by the scripts: it is what was sent.
+        variables.globals = Self.changed(output.scopes["globals"] ?? globalsIn, from: globalsBase)
+        variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? collectionIn, from: collectionBase)
+        variables.environment = Self.changed(output.scopes["environment"] ?? environmentIn, from: environmentBase)
+        if let local = output.scopes["local"] { variables.local = local }
         changes = output
         return outcome
     }

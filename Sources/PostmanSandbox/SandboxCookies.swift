@@ -69,8 +69,8 @@ enum SandboxCookies {
   reqrun.begin = function (json) {
     begin(json);
     jarCookies = [];
-    Object.defineProperty(global.pm, 'cookies', cookies);
   };
+  reqrun.pmProperty('cookies', cookies);
   // `__reqrun.run`, for test scripts that name cookies: the jar's cookies for the request's URL.
   reqrun.setCookies = function (json) {
     JSON.parse(json).forEach(function (c) { jarCookies.push(c); });

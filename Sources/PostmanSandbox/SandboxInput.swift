@@ -47,11 +47,11 @@ struct SandboxInput {
             text += "}"
         case .form(let fields):
             text += ",\"body\":{\"mode\":\"urlencoded\",\"fields\":"
-            appendPairs(fields.map { ($0.name, $0.value) })
+            appendPairs(fields, { $0.name }, { $0.value })
             text += "}"
         case .multipart(let parts):
             text += ",\"body\":{\"mode\":\"formdata\",\"fields\":"
-            appendPairs(parts.compactMap { part in if case .text(let value) = part.content { (part.name, value) } else { nil } })
+            appendPairs(parts.compactMap { part in if case .text(let value) = part.content { (part.name, value) } else { nil } }, { $0.0 }, { $0.1 })
             text += "}"
         case .file: text += ",\"body\":{\"mode\":\"file\"}"
         case .graphQL: text += ",\"body\":{\"mode\":\"graphql\"}"
@@ -83,7 +83,7 @@ struct SandboxInput {
     /// and `"dataJSON": {NAME: JSON text}` for its values that are not strings.
     mutating func iteration(_ iteration: Int, of count: Int, data: [Variable], json: [String: String]) {
         text += ",\"info\":{\"iteration\":\(iteration),\"iterationCount\":\(count)},\"data\":"
-        appendPairs(data.map { ($0.name, $0.value) })
+        appendPairs(data, { $0.name }, { $0.value })
         text += ",\"dataJSON\":"
         appendObject(json)
     }
@@ -131,16 +131,16 @@ struct SandboxInput {
         return String(decoding: text.bytes, as: UTF8.self)
     }
 
-    private mutating func append(_ headers: [HeaderField]) { appendPairs(headers.map { ($0.name, $0.value) }) }
+    private mutating func append(_ headers: [HeaderField]) { appendPairs(headers, { $0.name }, { $0.value }) }
 
-    /// `[{"key", "value"}]`.
-    private mutating func appendPairs(_ pairs: [(String, String)]) {
+    /// `[{"key", "value"}]`, read from each element (headers written from their fields, no array of pairs made first).
+    private mutating func appendPairs<Pairs: Sequence>(_ pairs: Pairs, _ key: (Pairs.Element) -> String, _ value: (Pairs.Element) -> String) {
         text += "["
-        for (index, (key, value)) in pairs.enumerated() {
+        for (index, pair) in pairs.enumerated() {
             text += (index > 0 ? ",{\"key\":" : "{\"key\":")
-            JSONNode.appendQuoted(key, to: &text.bytes)
+            JSONNode.appendQuoted(key(pair), to: &text.bytes)
             text += ",\"value\":"
-            JSONNode.appendQuoted(value, to: &text.bytes)
+            JSONNode.appendQuoted(value(pair), to: &text.bytes)
             text += "}"
         }
         text += "]"

@@ -75,12 +75,18 @@ enum SandboxLoader {
   // undefined when the module's package is missing, so `typeof Buffer` never throws. While a module loads it
   // reads as undefined and stays unloaded, as in Node, which has none of these globals (lodash looks at `_`
   // and `Buffer` when it loads).
-  // The descriptor of each such global is made once for the run and defined again at each request's start.
-  var lazyDescriptors = {};
-  function lazy(name, get) {
+  // The descriptor of each such global is made once for the run and defined again at a request's start where
+  // the last request read or replaced it (`settled`), deleted it, or may have redefined it (`mustDefine(name)`).
+  var lazyDescriptors = {}, settled = {};
+  function lazy(name, get, mustDefine) {
     var descriptor = lazyDescriptors[name];
+    if (!mustDefine(name) && descriptor && settled[name] !== true && own(global, name)) return;
+    settled[name] = false;
     if (!descriptor) {
-      var settle = function (value) { Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false }); };
+      var settle = function (value) {
+        settled[name] = true;
+        Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
+      };
       descriptor = lazyDescriptors[name] = {
         configurable: true, enumerable: false,
         get: function () {
@@ -150,16 +156,18 @@ enum SandboxLoader {
     require: scriptRequire,
     values: values,
     xml2Json: xml2Json,
-    install: function () {
+    // `mustDefine(name)`: whether to define that global again whatever it is now (`__reqrun.begin`).
+    install: function (mustDefine) {
       // A script stopped by a limit while a module loaded ran no catch or finally: forget that load.
       loading = 0;
-      Object.keys(cache).forEach(function (id) { if (!cache[id].loaded) delete cache[id]; });
+      var ids = Object.keys(cache);
+      for (var i = 0; i < ids.length; i++) if (!cache[ids[i]].loaded) delete cache[ids[i]];
       if (validating) { validators = {}; validating = false; }
-      lazy('_', lodash);
-      lazy('CryptoJS', cryptoJS);
-      lazy('tv4', tv4);
-      lazy('cheerio', cheerio);
-      lazy('Buffer', buffer);
+      lazy('_', lodash, mustDefine);
+      lazy('CryptoJS', cryptoJS, mustDefine);
+      lazy('tv4', tv4, mustDefine);
+      lazy('cheerio', cheerio, mustDefine);
+      lazy('Buffer', buffer, mustDefine);
     }
   };
 })(this);

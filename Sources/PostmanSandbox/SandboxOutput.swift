@@ -2,7 +2,7 @@ import ReqRunKit
 
 /// What `__reqrun.end` returns, read with reqrun's JSON parser: `{"assertions": [{"name", "passed",
 /// "skipped", "error", "place"}], "console": [line], "globals" | "collection" | "environment" | "local":
-/// {name: value}, "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool, "nextSet": bool,
+/// {name: value} (each only when a script changed it), "method" | "url" | "body": string or null, "headers": [{"key", "value"}] or null, "skip": bool, "nextSet": bool,
 /// "next": string or null, "auth"?: Postman auth object or null, "authError"?: string}` (`auth` only when a pre-request script changed it:
 /// `SandboxRequestAuth`).
 struct SandboxOutput {

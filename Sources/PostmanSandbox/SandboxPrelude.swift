@@ -89,10 +89,10 @@ enum SandboxPrelude {
   }
   var variables = {
     get: lookup,
-    set: function (key, value) { state.scopes.local[String(key)] = value; },
-    unset: function (key) { delete state.scopes.local[key]; },
+    set: function (key, value) { state.written.local = true; state.scopes.local[String(key)] = value; },
+    unset: function (key) { state.written.local = true; delete state.scopes.local[key]; },
     has: function (key) { return lookup(key) !== undefined; },
-    clear: function () { state.scopes.local = {}; },
+    clear: function () { state.written.local = true; state.scopes.local = {}; },
     toObject: function () {
       var result = {};
       for (var i = order.length - 1; i >= 0; i--) Object.assign(result, state.scopes[order[i]]);
@@ -522,8 +522,9 @@ enum SandboxPrelude {
   // Values as scripts set them (a number stays a number, an object an object), for the rest of the run:
   // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
   var typed = { globals: {}, collection: {}, environment: {}, local: {} };
-  var typedNames = Object.keys(typed);
+  var typedNames = Object.keys(typed), typedAny = false;
   function restoreTypes(scopes) {
+    if (!typedAny) return;
     for (var n = 0; n < typedNames.length; n++) {
       var values = scopes[typedNames[n]], kept = typed[typedNames[n]], keys = Object.keys(kept);
       for (var k = 0; k < keys.length; k++) {
@@ -540,7 +541,16 @@ enum SandboxPrelude {
       if (typeof value !== 'string') kept[key] = value;
     }
     typed[name] = kept;
+    if (!typedAny) for (var any in kept) { typedAny = true; break; }
     return result;
+  }
+  // A scope's text for `end` when a script changed it (its methods mark it: `keepLegacy`) or it holds a value
+  // set as an object, which a script may have changed in place; else undefined (left out: Swift keeps what it
+  // sent). Four scopes turned to text and read back for every request were a part of its fixed cost.
+  function changedText(name) {
+    if (state.written[name] === true) return asText(name);
+    for (var key in typed[name]) return asText(name);
+    return undefined;
   }
 
   // require() and the globals that load a module when first read (SandboxLoader).
@@ -562,6 +572,36 @@ enum SandboxPrelude {
   var baseline = null, scanAll = false, staged = {};
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+  // The globals that are the same for the whole run are defined at the first `begin` and again only where a
+  // script may have changed one: each after a script whose text names `defineProperty` (`full`: it may have
+  // made one an accessor, or enumerable), else a value that is no longer the run's (assigned or deleted), a
+  // legacy accessor whose setter ran (`replaced`) or that is gone. Defining them all again at each request
+  // was most of `begin`'s fixed cost (callgrind: about 12 `defineProperty` calls with their descriptors).
+  // `recreated`: the sandbox's globals the sweep found enumerable (deleted, then made again by an assignment).
+  var replaced = {}, mayHaveDefined = true, full = true, recreated = {};
+  function mustDefine(name) { return full || recreated[name] === true; }
+  var constants = [['postman', legacy], ['console', console], ['require', modules.require], ['xml2Json', modules.xml2Json],
+                   ['atob', atob], ['btoa', btoa]];
+  var accessorNames = ['request', 'environment', 'globals', 'data'];
+  var responseNames = ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'];
+  function keepAccessor(name) {
+    if (mustDefine(name) || replaced[name] === true || !own(global, name)) {
+      Object.defineProperty(global, name, globalLazy[name]);
+      replaced[name] = false;
+    }
+  }
+  // A per-request value: assigned where the property is still the plain one `define` made.
+  function put(name, value) {
+    if (!mustDefine(name) && own(global, name)) global[name] = value;
+    else define(name, value);
+  }
+  function defineRunGlobals() {
+    for (var c = 0; c < constants.length; c++) {
+      if (mustDefine(constants[c][0]) || global[constants[c][0]] !== constants[c][1]) define(constants[c][0], constants[c][1]);
+    }
+    for (var a = 0; a < accessorNames.length; a++) keepAccessor(accessorNames[a]);
+    modules.install(mustDefine);
   }
 
   // What a request's scripts may read but seldom all do is built on the first read, once per request (the
@@ -595,6 +635,7 @@ enum SandboxPrelude {
         return built[key];
       },
       set: function (value) {
+        if (target) replaced[name] = true;
         Object.defineProperty(target || this, name, { value: value, writable: true, configurable: true, enumerable: enumerable });
       }
     };
@@ -615,7 +656,9 @@ enum SandboxPrelude {
   // The legacy globals, as copies made when first read;
   // `environment` and `globals` show the values as they were at the start, so their copies are made before
   // a script's first change to them (`keepLegacy`) if no script read them before.
+  // Every change to a scope goes through here, which marks it for `end`.
   function keepLegacy(name) {
+    state.written[name] = true;
     if ((name === 'environment' || name === 'globals') && !own(state.built, ' ' + name)) state.built[' ' + name] = Object.assign({}, state.scopes[name]);
   }
   var globalLazy = {
@@ -634,6 +677,10 @@ enum SandboxPrelude {
     onRequest: function (hook) { requestHooks.push(hook); },
     // A property (of `pm`) built by `build` when first read in a request (made once, defined at each `begin`).
     lazyDescriptor: function (name, build) { return lazyDescriptor(name, true, build); },
+    // A property of every request's `pm` after the prelude's own, in the order added: `descriptor`, or a plain
+    // value (enumerable and writable, as an assignment makes it). All go on in one `defineProperties`.
+    pmProperty: function (name, descriptor) { pmLazy[name] = descriptor; },
+    pmValue: function (name, value) { pmLazy[name] = { value: value, writable: true, enumerable: true, configurable: true }; },
     // Swift, before `begin`: the response's body (undefined when it is in the JSON) and its header fields as
     // JSON, parsed when a script first reads them.
     stage: function (body, headersJSON) { staged.body = body; staged.headers = headersJSON; },
@@ -655,18 +702,20 @@ enum SandboxPrelude {
         // `Object.keys` finds it in 4,000 instructions where all 81 names cost 141,000; every name is looked
         // at after scripts that may have defined one that is not (their text names `defineProperty`).
         var names = scanAll ? Object.getOwnPropertyNames(global) : Object.keys(global);
+        recreated = {};
         for (var n = 0; n < names.length; n++) {
-          if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} }
+          if (baseline[names[n]] !== true) { try { delete global[names[n]]; } catch (e) {} } else recreated[names[n]] = true;
         }
         scanAll = false;
       }
       if (input.defines) scanAll = true;
       restoreTypes(input.scopes);
       input.scopes.data = {};
-      (input.data || []).forEach(function (pair) { input.scopes.data[pair.key] = pair.value; });
-      Object.keys(input.dataJSON || {}).forEach(function (key) { input.scopes.data[key] = JSON.parse(input.dataJSON[key]); });
+      var pairs = input.data || [], dataJSON = input.dataJSON || {}, jsonKeys = Object.keys(dataJSON);
+      for (var d = 0; d < pairs.length; d++) input.scopes.data[pairs[d].key] = pairs[d].value;
+      for (var j = 0; j < jsonKeys.length; j++) input.scopes.data[jsonKeys[j]] = JSON.parse(dataJSON[jsonKeys[j]]);
       var info = input.info || { iteration: 0, iterationCount: 1 };
-      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {},
+      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
       var pm = {
@@ -678,25 +727,23 @@ enum SandboxPrelude {
                 requestName: input.request.name, requestId: input.request.id }
       };
       Object.defineProperties(pm, pmLazy);
-      define('pm', pm);
-      define('postman', legacy);
-      define('console', console);
-      define('tests', state.tests);
-      Object.defineProperty(global, 'request', globalLazy.request);
-      Object.defineProperty(global, 'environment', globalLazy.environment);
-      Object.defineProperty(global, 'globals', globalLazy.globals);
-      Object.defineProperty(global, 'data', globalLazy.data);
-      modules.install();
-      define('iteration', info.iteration);
+      // Everything again after a script that may have redefined one, and at a request's second event (whose
+      // begin does not sweep, so `recreated` is not known).
+      full = mayHaveDefined || !input.fresh;
+      mayHaveDefined = !!input.defines;
+      put('pm', pm);
+      defineRunGlobals();
+      put('tests', state.tests);
+      put('iteration', info.iteration);
       if (!input.response) {
-        ['responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies'].forEach(function (name) { delete global[name]; });
+        for (var g = 0; g < responseNames.length; g++) delete global[responseNames[g]];
       } else {
         var r = input.response;
-        define('responseBody', r.body);
-        define('responseCode', { code: r.code, name: r.reason, detail: r.reason });
-        define('responseTime', r.responseTime);
-        Object.defineProperty(global, 'responseHeaders', globalLazy.responseHeaders);
-        Object.defineProperty(global, 'responseCookies', globalLazy.responseCookies);
+        put('responseBody', r.body);
+        put('responseCode', { code: r.code, name: r.reason, detail: r.reason });
+        put('responseTime', r.responseTime);
+        keepAccessor('responseHeaders');
+        keepAccessor('responseCookies');
       }
       if (!baseline) {
         baseline = Object.create(null);
@@ -724,7 +771,7 @@ enum SandboxPrelude {
       return JSON.stringify({
         assertions: state.assertions,
         console: state.console,
-        globals: asText('globals'), collection: asText('collection'), environment: asText('environment'), local: asText('local'),
+        globals: changedText('globals'), collection: changedText('collection'), environment: changedText('environment'), local: changedText('local'),
         method: state.changed.method ? state.requestData.method : null,
         url: state.changed.url ? state.requestData.url : null,
         headers: state.changed.headers ? state.requestData.headers : null,

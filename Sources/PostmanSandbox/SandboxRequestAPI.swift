@@ -7,7 +7,7 @@
 ///   `responseSize([bytes])`. chai-postman also compares the reason text for the named statuses; for
 ///   `unauthorised` (it expects "Unauthorised") and `notAcceptable` (it expects "Acceptable") no server's
 ///   reason can match, so reqrun checks their status codes only.
-/// - `source`, evaluated after the prelude: wraps `__reqrun.begin` to add `pm.request.to` (chai-postman's
+/// - `source`, evaluated after the prelude: adds to what `pm.request` is built with `pm.request.to` (chai-postman's
 ///   `header(name[, value])` on the request), the URL's parts as postman-collection's `Url` has them
 ///   (`protocol`, `auth`, `host` as an array of labels, `port`, `path` as an array of segments, `hash`;
 ///   each assignable, which rewrites the URL), `getPath`, `getPathWithQuery`, `getRemote`, `getHost`,
@@ -85,7 +85,7 @@ enum SandboxRequestAPI {
     static let source = #"""
 (function (global) {
   'use strict';
-  var reqrun = global.__reqrun, begin = reqrun.begin;
+  var reqrun = global.__reqrun;
 
   // postman-collection's Url.parse: hash, query, protocol, auth, host and port, path; no scheme needed.
   function split(text) {
@@ -167,13 +167,9 @@ enum SandboxRequestAPI {
     };
   });
   reqrun.onRequest(extend);
-  reqrun.begin = function (json) {
-    begin(json);
-    var pm = global.pm;
-    Object.defineProperty(pm, 'visualizer', visualizer);
-    pm.vault = vault;
-    pm.require = pmRequire;
-  };
+  reqrun.pmProperty('visualizer', visualizer);
+  reqrun.pmValue('vault', vault);
+  reqrun.pmValue('require', pmRequire);
 })(this);
 """#
 }

@@ -117,8 +117,8 @@ enum SandboxSendRequest {
   reqrun.begin = function (json) {
     begin(json);
     queue = []; callbacks = {}; rejection = null;
-    global.pm.sendRequest = sendRequest;
   };
+  reqrun.pmValue('sendRequest', sendRequest);
   // Swift, after each script: the queued requests as JSON (an array; '!' when they cannot be written), taken
   // out of the queue; when none waits, a top-level `await` script's rejection is thrown, else the script's
   // `leave` and then the `enter` of the script at `next` ('' or 'skip'), or `end`'s JSON when none is next.

@@ -270,6 +270,73 @@ import ReqRunKit
         let last = test(sandbox, ["pm.test('gone too', () => pm.expect(typeof again).to.equal('undefined'));"], variables: &variables)
         #expect(last.assertions.map(\.passed) == [true], "\(last.assertions)")
     }
+    /// The sandbox's own globals are defined once for the run, and the next request gets each back as it was
+    /// made after a script replaced it, deleted it, read a lazy one or redefined one (`defineProperty`,
+    /// `__defineGetter__`): replaced objects are not kept, nothing becomes enumerable, the legacy values are
+    /// the new request's.
+    @Test func theSandboxsGlobalsComeBackAtTheNextRequestHoweverAScriptChangedThem() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let check = [
+            "var names = ['postman', 'console', 'require', 'xml2Json', 'atob', 'btoa', 'pm', 'tests', 'iteration', 'request', 'environment',",
+            "  'globals', 'data', 'responseBody', 'responseCode', 'responseTime', 'responseHeaders', 'responseCookies', '_', 'CryptoJS', 'tv4', 'cheerio', 'Buffer'];",
+            "pm.test('back', () => {",
+            "  pm.expect(names.filter(n => !Object.prototype.hasOwnProperty.call(this, n))).to.eql([]);",
+            "  pm.expect(names.filter(n => Object.keys(this).indexOf(n) >= 0)).to.eql([]);",
+            "  pm.expect(['_', 'CryptoJS', 'tv4', 'Buffer'].map(n => typeof Object.getOwnPropertyDescriptor(this, n).get)).to.eql(['function', 'function', 'function', 'function']);",
+            "  pm.expect([typeof postman.setEnvironmentVariable, typeof console.log, typeof require, typeof xml2Json, btoa('a'), atob('YQ==')]).to.eql(['function', 'function', 'function', 'function', 'YQ==', 'a']);",
+            "  pm.expect([typeof pm.test, pm.x, typeof tests, iteration, request.url, typeof environment, typeof globals, typeof data]).to.eql(['function', undefined, 'object', 0, 'http://x.invalid/', 'object', 'object', 'object']);",
+            "  pm.expect([responseBody, responseCode.code, responseTime, responseHeaders['Content-Type'], responseCookies.length]).to.eql(['{\"id\": 7}', 201, 12, 'application/json', 0]);",
+            "  pm.expect([typeof _.map, typeof CryptoJS.MD5, typeof tv4.validate, typeof Buffer.from]).to.eql(['function', 'function', 'function', 'function']);",
+            "});",
+        ]
+        let changes = [
+            "postman = 1; delete console; require = null; xml2Json = 2; delete atob; btoa = 3; pm.x = 1; pm = 4; tests = 5; delete iteration;"
+                + " request = 6; delete environment; globals = 7; delete data; responseBody = 8; delete responseCode; responseTime = 9;"
+                + " delete responseHeaders; responseCookies = 10; _ = 11; delete CryptoJS; tv4 = 12; Buffer.from;",
+            "var p = postman; delete postman; postman = p; delete tests; tests = 1; delete request; request = 2; delete _; _ = 3;"
+                + " delete responseHeaders; responseHeaders = 4; delete pm; pm = 5; delete iteration; iteration = 6;",
+            "Object.defineProperty(this, 'postman', { value: 1, enumerable: true, configurable: true });"
+                + " Object.defineProperty(this, 'tests', { get: function () { return 2; }, enumerable: true, configurable: true });"
+                + " Object.defineProperty(this, 'responseCode', { value: 3, writable: false, configurable: true }); Reflect.defineProperty(this, '_', { value: 4, configurable: true });",
+            "this.__defineGetter__('console', function () { throw new Error('read'); }); this.__defineGetter__('pm', function () { return 5; });"
+                + " this.__defineGetter__('iteration', function () { throw new Error('read'); });",
+        ]
+        #expect(test(sandbox, check, variables: &variables).assertions.map(\.passed) == [true])
+        for change in changes {
+            #expect(test(sandbox, [change], variables: &variables).error == nil, "\(change)")
+            let next = test(sandbox, check, variables: &variables)
+            #expect(next.error == nil, "\(next.error ?? "")")
+            #expect(next.assertions.map { $0.error ?? "passed" } == ["passed"], "after \(change)")
+        }
+    }
+    /// `end` gives back only the scopes a script changed, and one holding a value set as an object (which a
+    /// script may change in place); the others stay as they were sent, with the files' values apart.
+    @Test func scopesNoScriptChangedStayAsTheyWereAndAnObjectChangedInPlaceComesBack() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let context = ScriptContext(requestName: "r", requestID: nil, collectionKey: 0, collectionValues: ["c": "file"],
+                                    groupValues: [:], environmentValues: ["e": "file"], upperValues: [:])
+        func run(_ source: String) -> ScriptOutcome {
+            sandbox.test([Script(event: .test, source: source, file: "c.json", fieldPath: "item[0].event[0]")], request: Request(url: "http://x.invalid/"),
+                         response: Self.response, context: context, variables: &variables)
+        }
+        _ = run("pm.globals.set('g', 'x'); pm.collectionVariables.set('o', {a: 1}); pm.variables.set('l', 'v'); pm.environment.set('e', 'file');"
+                + " postman.keep = pm.collectionVariables.get('o');")
+        #expect(variables.globals == ["g": "x"] && variables.local == ["l": "v"] && variables.environment == [:])
+        #expect(variables.collections[0] == ["o": #"{"a":1}"#])
+        let changed = run("postman.keep.a = 2; pm.test('seen', () => pm.expect([pm.globals.get('g'), pm.variables.get('l'), pm.environment.get('e'), pm.collectionVariables.get('c')]).to.eql(['x', 'v', 'file', 'file']));")
+        #expect(changed.assertions.map(\.passed) == [true])
+        #expect(variables.collections[0] == ["o": #"{"a":2}"#])
+        for _ in 0..<2 {
+            let same = run("pm.test('kept', () => pm.expect([pm.globals.get('g'), pm.variables.get('l'), pm.collectionVariables.get('o').a]).to.eql(['x', 'v', 2]));")
+            #expect(same.assertions.map(\.passed) == [true])
+            #expect(variables.globals == ["g": "x"] && variables.local == ["l": "v"] && variables.environment == [:])
+            #expect(variables.collections[0] == ["o": #"{"a":2}"#])
+        }
+        _ = run("pm.variables.unset('l'); pm.globals.clear();")
+        #expect(variables.globals == [:] && variables.local == [:] && variables.collections[0] == ["o": #"{"a":2}"#])
+    }
     /// chai's chains keep their meanings and messages with `chai.util.proxify` replaced (`SandboxChaiGuard`): a
     /// misspelt property is chai's own error with its suggestion, on an assertion, after a chainable method and
     /// after a method; `then`, `toJSON` and symbols read as before; a plugin's property is guarded too.
