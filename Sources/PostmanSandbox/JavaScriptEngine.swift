@@ -27,6 +27,8 @@ final class JavaScriptEngine {
     private var stackText: JSObjectRef?
     /// Decides in the time-limit callback whether a call has run or allocated too much.
     private let watchdog: ScriptWatchdog
+    /// Ends the process when a call outlives what `watchdog` can stop (a chain of promise jobs).
+    private let monitor: UnstoppableScriptMonitor
     var timeLimit: Double { watchdog.timeLimit }
     var memoryLimit: Int { watchdog.memoryLimit }
 
@@ -38,6 +40,8 @@ final class JavaScriptEngine {
         var timedOut: Bool
         /// Stopped by the memory bound (`ScriptWatchdog`).
         var outOfMemory = false
+        /// Stopped because the run was interrupted (`Interruption`).
+        var interrupted = false
     }
 
     /// - Throws: `SandboxError.unavailable` when the library cannot be loaded.
@@ -47,6 +51,7 @@ final class JavaScriptEngine {
             throw .unavailable("cannot load \(Self.library) (\(String(cString: error))): scripts need Debian's libjavascriptcoregtk-4.1-0")
         }
         watchdog = ScriptWatchdog(timeLimit: timeLimit, memoryLimit: memoryLimit)
+        monitor = UnstoppableScriptMonitor(timeLimit: timeLimit, memoryLimit: memoryLimit)
         group = api.JSContextGroupCreate()!
         context = api.JSGlobalContextCreateInGroup(group, nil)!
         if timeLimit > 0 || memoryLimit > 0 { armWatchdog() }
@@ -70,6 +75,7 @@ final class JavaScriptEngine {
     }
 
     deinit {
+        monitor.stop()
         if let stackText { api.JSValueUnprotect(context, stackText) }
         for function in compiled.values { api.JSValueUnprotect(context, function) }
         for function in natives {
@@ -91,7 +97,9 @@ final class JavaScriptEngine {
         defer { api.JSStringRelease(script); api.JSStringRelease(url) }
         var exception: JSValueRef?
         watchdog.arm()
+        monitor.enter()
         _ = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
+        monitor.leave()
         if let exception { throw failure(exception, compiling: true) }
     }
 
@@ -151,9 +159,11 @@ final class JavaScriptEngine {
         var exception: JSValueRef?
         callCount += 1
         watchdog.arm()
+        monitor.enter()
         let result = values.withUnsafeBufferPointer { buffer in
             api.JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
         }
+        monitor.leave()
         if let exception { return .failure(failure(exception)) }
         if let reason = watchdog.take() { jobsStopped = jobsStopped ?? reason }
         return .success(result.map(text) ?? "")
@@ -190,7 +200,9 @@ final class JavaScriptEngine {
     private func failure(_ exception: JSValueRef?, compiling: Bool = false) -> Failure {
         let reason = watchdog.take()
         if reason == .memory { api.JSGarbageCollect(context) }
-        guard let exception else { return Failure(message: "unknown error", timedOut: reason == .time, outOfMemory: reason == .memory) }
+        guard let exception else {
+            return Failure(message: "unknown error", timedOut: reason == .time, outOfMemory: reason == .memory, interrupted: reason == .interrupted)
+        }
         var line: Int?, column: Int?
         if compiling, api.JSValueIsObject(context, exception) {
             let object = api.JSValueToObject(context, exception, nil)
@@ -201,7 +213,7 @@ final class JavaScriptEngine {
             (line, column) = (place.line, place.column)
         }
         return Failure(message: text(exception), line: line.map { $0 - lineOffset }, column: column, timedOut: reason == .time,
-                       outOfMemory: reason == .memory)
+                       outOfMemory: reason == .memory, interrupted: reason == .interrupted)
     }
 
     /// Where JavaScriptCore says a thrown value was made: the first frame with a position (`name@url:line:column`)

@@ -29,6 +29,15 @@ public final class PostmanSandbox: RequestScripting {
     /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
     let after, answer: JavaScriptEngineFunction
 
+    /// Sets, once per process, what happens when a script outlives what the time and memory bounds can stop:
+    /// a chain of promise jobs that never ends, each job short (JavaScriptCore starts its time limit again at
+    /// each), or a script still running a second after Ctrl-C or SIGTERM. `handler` is called on a thread of its
+    /// own while the script still runs on the run's thread, so it should end the process; without a handler
+    /// such a script runs on (`UnstoppableScriptMonitor`).
+    public static func whenAScriptCannotBeStopped(_ handler: @escaping @Sendable (UnstoppableScript) -> Void) {
+        UnstoppableScriptMonitor.handler.withLock { $0 = handler }
+    }
+
     /// Loads JavaScriptCore, chai and the prelude.
     /// - Parameters:
     ///   - timeLimit: seconds each script may run (0: no limit).
@@ -181,7 +190,8 @@ public final class PostmanSandbox: RequestScripting {
             case .success(let text):
                 if text.utf8.first == UInt8(ascii: "{") { ended = text } else { step = text }
                 if let reason = engine.takeJobsStopped() {
-                    let failure = JavaScriptEngine.Failure(message: "", timedOut: reason == .time, outOfMemory: reason == .memory)
+                    let failure = JavaScriptEngine.Failure(message: "", timedOut: reason == .time, outOfMemory: reason == .memory,
+                                                           interrupted: reason == .interrupted)
                     outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
                 }
             }
@@ -215,6 +225,7 @@ public final class PostmanSandbox: RequestScripting {
         if failure.outOfMemory {
             return "\(script.place): the script used more than \(Self.size(memoryLimit)) of memory and was stopped (--script-memory)"
         }
+        if failure.interrupted { return "\(script.place): the script was stopped: the run was \(Interruption.reason)" }
         if failure.timedOut {
             return "\(script.place): the script ran for more than \(timeLimit.formatted()) s and was stopped (--script-timeout)"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ReqRunKit
 
 /// Bounds each call into JavaScript by time and by memory, from JavaScriptCore's time-limit callback.
 ///
@@ -12,7 +13,8 @@ import Foundation
 /// Checks run where JSC polls its traps (loop back edges, function entries): one built-in call that
 /// allocates a lot at once (`new Array(1e9).fill(0)`) is seen only when it returns.
 final class ScriptWatchdog {
-    enum Reason { case time, memory }
+    /// `interrupted`: Ctrl-C or SIGTERM arrived during the call (`Interruption`), or the UI's Esc.
+    enum Reason { case time, memory, interrupted }
 
     /// How often the callback comes, in seconds.
     static let slice = 0.01
@@ -39,6 +41,11 @@ final class ScriptWatchdog {
 
     /// From the time-limit callback: whether to stop the script now.
     func shouldStop() -> Bool {
+        // The run stops at a signal: a script need not use the rest of its time limit first.
+        if Interruption.requested {
+            reason = .interrupted
+            return true
+        }
         if timeLimit > 0, ContinuousClock.now - started >= .milliseconds(Int(timeLimit * 1000)) {
             reason = .time
             return true

@@ -279,6 +279,56 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[1]) == ["✓ the context still works"])
     }
 
+    /// A chain of short promise jobs that never ends escapes JavaScriptCore's time limit (it starts again at
+    /// each job): the process then ends, with an `error:` line and exit code 3, at twice `--script-timeout`
+    /// (at least a second past it), rather than running until CI kills it. Before, it ran on for good.
+    @Test func anEndlessChainOfPromiseJobsEndsTheProcess() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("chain", "http://127.0.0.1:9/", ["(async () => { for (;;) await null; })();"], []),
+        ]))
+        let started = Date()
+        let running = try ReqRunBinary.start(["run", "--all", "--script-timeout", "0.5"], in: dir.url)
+        let output = running.finish()
+        let seconds = Date().timeIntervalSince(started)
+        #expect(output.status == 3, "\(output.stdout)\n\(output.stderr)")
+        #expect(seconds > 1.4 && seconds < 6, "\(seconds) s")
+        #expect(output.stderr.contains("error: a script ran for more than 1.5 s (its promise jobs, past --script-timeout's 0.5 s) "
+                                       + "and could not be stopped; reqrun exits"), "\(output.stderr)")
+    }
+
+    /// SIGTERM (or Ctrl-C) stops a looping script at once, not at the end of its time limit, and the run ends as
+    /// interrupted with its record; a script that still runs a second after it (the chain above, without a time
+    /// limit) ends the process with 143.
+    @Test func aSignalStopsAScriptAndAnUnstoppableOneEndsTheProcess() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("loop", "http://127.0.0.1:9/", ["for (;;) {}"], []),
+        ]))
+        var running = try ReqRunBinary.start(["run", "--all", "--script-timeout", "60"], in: dir.url)
+        Thread.sleep(forTimeInterval: 1.0)
+        var signalled = Date()
+        running.send(signal: SIGTERM)
+        var output = running.finish()
+        #expect(output.status == 143, "\(output.stdout)\n\(output.stderr)")
+        #expect(Date().timeIntervalSince(signalled) < 1.0)
+        let record = try RecordFiles.newest(in: dir.url)
+        #expect(record.results.first?.error?.message
+                == "collections/scripts.json: item[0].event[0] (prerequest): the script was stopped: the run was stopped by SIGTERM")
+        try dir.write("collections/scripts.json", Self.collection([
+            ("chain", "http://127.0.0.1:9/", ["(async () => { for (;;) await null; })();"], []),
+        ]))
+        running = try ReqRunBinary.start(["run", "--all", "--script-timeout", "0"], in: dir.url)
+        Thread.sleep(forTimeInterval: 1.0)
+        signalled = Date()
+        running.send(signal: SIGTERM)
+        output = running.finish()
+        let seconds = Date().timeIntervalSince(signalled)
+        #expect(output.status == 143, "\(output.stdout)\n\(output.stderr)")
+        #expect(seconds > 0.9 && seconds < 4, "\(seconds) s")
+        #expect(output.stderr.contains("error: a script was still running a second after the run was stopped by SIGTERM"), "\(output.stderr)")
+    }
+
     @Test func oneContextPerRunWithGlobalsResetBetweenRequests() throws {
         let base = try TestServers.httpbin()
         let (output, record) = try run(Self.collection([

@@ -62,7 +62,21 @@ enum RunScripting {
         guard references.containsRequest(where: { $0.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }
+        endsTheProcessWhenAScriptCannotBeStopped()
         return try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
+    }
+
+    /// `run` and `send`: a script that outlives what `--script-timeout` and `--script-memory` can stop (an
+    /// endless chain of promise jobs), or that still runs a second after Ctrl-C or SIGTERM, ends the process
+    /// with an `error:` line and exit code 3 (128 + the signal's number after one) rather than hang a CI job.
+    /// The run's record then ends at its last write, as after a kill (`RecordWriter`). Not for `ui`, whose
+    /// screen a process that ends from another thread would leave as it was.
+    static func endsTheProcessWhenAScriptCannotBeStopped() {
+        PostmanSandbox.whenAScriptCannotBeStopped { unstoppable in
+            let line = "error: \(unstoppable.message); reqrun exits: the run's record ends where it was last written\n"
+            line.utf8CString.withUnsafeBufferPointer { _ = write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+            _exit(unstoppable.signal.map { 128 + $0 } ?? ExitCode.requestError.rawValue)
+        }
     }
 }
 
