@@ -28,6 +28,20 @@ public final class PostmanSandbox: RequestScripting {
     private let run, end: JavaScriptEngineFunction
     /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
     let after, answer: JavaScriptEngineFunction
+    /// What the context holds since the last event whose `end` was read: `begin` keeps the scopes and
+    /// `pm.info`'s iteration between requests, so only those that differ are sent again (text and parse of
+    /// every scope for every request were a large part of a scripted request's fixed cost). Nil (send all)
+    /// until the first `end`, and from the start of each event until its `end` is read: an event that
+    /// failed on the way may have left anything in the context.
+    private var held: Held?
+
+    /// See `held`.
+    private struct Held {
+        /// The scopes in `SandboxInput.scopes`'s names, as text (what `end` gave back, else what was sent).
+        static let names = ["globals", "collection", "environment", "local", "groups", "upper"]
+        var scopes: [[String: String]]
+        var info: (Int, Int)
+    }
 
     /// Sets, once per process, what happens when a script outlives what the time and memory bounds can stop:
     /// a chain of promise jobs that never ends, each job short (JavaScriptCore starts its time limit again at
@@ -133,7 +147,11 @@ public final class PostmanSandbox: RequestScripting {
             if nul { body = "" }
             headers = SandboxInput.headersJSON(response.headers)
         }
-        input.iteration(context.iteration, of: context.iterationCount, data: context.iterationData, json: context.iterationDataJSON)
+        // What JavaScript still holds from the last event whose end was read is not sent again (`Held`).
+        let known = held
+        held = nil
+        let info = (context.iteration, context.iterationCount)
+        input.iteration(known.map { $0.info == info } == true ? nil : info, data: context.iterationData, json: context.iterationDataJSON)
         input.location(context.location)
         // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable;
         // with `__defineGetter__` and `__defineSetter__`, the ways to make one of the sandbox's globals an accessor.
@@ -141,10 +159,10 @@ public final class PostmanSandbox: RequestScripting {
         let globalsIn = globalsBase.merging(variables.globals) { $1 }
         let collectionIn = collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }
         let environmentIn = environmentBase.merging(variables.environment) { $1 }
-        input.scopes([
-            ("globals", globalsIn), ("collection", collectionIn), ("environment", environmentIn),
-            ("local", variables.local), ("groups", context.groupValues), ("upper", context.upperValues),
-        ])
+        let scopes = [globalsIn, collectionIn, environmentIn, variables.local, context.groupValues, context.upperValues]
+        input.scopes(Held.names.indices.compactMap { index in
+            known?.scopes[index] == scopes[index] ? nil : (Held.names[index], scopes[index])
+        })
         var outcome = ScriptOutcome()
         _ = engine.takeJobsStopped()
         // pm.request.auth: the auth that applies (`SandboxRequestAuth`); the jar's cookies only for scripts that
@@ -216,6 +234,7 @@ public final class PostmanSandbox: RequestScripting {
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? collectionIn, from: collectionBase)
         variables.environment = Self.changed(output.scopes["environment"] ?? environmentIn, from: environmentBase)
         if let local = output.scopes["local"] { variables.local = local }
+        held = Held(scopes: Held.names.indices.map { output.scopes[Held.names[$0]] ?? scopes[$0] }, info: info)
         changes = output
         return outcome
     }

@@ -4,8 +4,9 @@ import ReqRunKit
 /// dictionaries took a fifth of a 300-request scripted run's time: perf).
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
-/// "response": {"code", "reason", "body"?, "responseTime", "responseSize"}?, "info": {"iteration", "iterationCount"}, "location": [NAME],
-/// "data": [{"key", "value"}], "scopes": {NAME: {…}}, "defines"?}`.
+/// "response": {"code", "reason", "body"?, "responseTime", "responseSize"}?, "info"?: {"iteration", "iterationCount"}, "location": [NAME],
+/// "data"?: [{"key", "value"}], "dataJSON"?: {NAME: JSON text}, "scopes": {NAME: {…}}, "defines"?}`; `info` and each scope
+/// only when it differs from what the context holds (`PostmanSandbox.held`).
 ///
 /// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
 /// of its own (`JSONNode.appendQuoted(_:to: &String)`), about a third of the hand-off's instructions.
@@ -79,13 +80,19 @@ struct SandboxInput {
         return String(decoding: input.text.bytes, as: UTF8.self)
     }
 
-    /// `"info": {"iteration", "iterationCount"}`, the data row as `"data": [{"key", "value"}]` (in column order)
-    /// and `"dataJSON": {NAME: JSON text}` for its values that are not strings.
-    mutating func iteration(_ iteration: Int, of count: Int, data: [Variable], json: [String: String]) {
-        text += ",\"info\":{\"iteration\":\(iteration),\"iterationCount\":\(count)},\"data\":"
-        appendPairs(data, { $0.name }, { $0.value })
-        text += ",\"dataJSON\":"
-        appendObject(json)
+    /// `"info": {"iteration", "iterationCount"}` (nil: left out, the context keeps the last), the data row as
+    /// `"data": [{"key", "value"}]` (in column order) and `"dataJSON": {NAME: JSON text}` for its values that
+    /// are not strings (each left out when empty).
+    mutating func iteration(_ info: (iteration: Int, count: Int)?, data: [Variable], json: [String: String]) {
+        if let info { text += ",\"info\":{\"iteration\":\(info.iteration),\"iterationCount\":\(info.count)}" }
+        if !data.isEmpty {
+            text += ",\"data\":"
+            appendPairs(data, { $0.name }, { $0.value })
+        }
+        if !json.isEmpty {
+            text += ",\"dataJSON\":"
+            appendObject(json)
+        }
     }
 
     /// `"defines": true` when a script's text names `defineProperty` (it may add a global that is not
@@ -102,7 +109,7 @@ struct SandboxInput {
         text += "]"
     }
 
-    /// `scopes`, each name → values.
+    /// `scopes`, each name → values (those left out: the context keeps what it holds).
     mutating func scopes(_ scopes: [(String, [String: String])]) {
         text += ",\"scopes\":{"
         for (index, (name, values)) in scopes.enumerated() {

@@ -523,13 +523,25 @@ enum SandboxPrelude {
   // Swift keeps their text, and a value whose text is unchanged comes back as it was set.
   var typed = { globals: {}, collection: {}, environment: {}, local: {} };
   var typedNames = Object.keys(typed), typedAny = false;
-  function restoreTypes(scopes) {
+  // The scopes (and `pm.info`'s iteration) as the last request left them: `begin` replaces only those sent.
+  var held = { globals: {}, collection: {}, environment: {}, local: {}, groups: {}, upper: {}, data: {} };
+  var heldInfo = { iteration: 0, iterationCount: 1 };
+  // A scope sent again gets back each value whose text is unchanged as it was set. One not sent is the
+  // object the context holds, where each value is still as set: what was sent before is what `end` wrote
+  // (`heldText`), so a value whose text is no longer that (a `toJSON` that changed) becomes that text, as it
+  // would have come back from Swift.
+  var heldText = {};
+  function restoreTypes(sent) {
     if (!typedAny) return;
     for (var n = 0; n < typedNames.length; n++) {
-      var values = scopes[typedNames[n]], kept = typed[typedNames[n]], keys = Object.keys(kept);
+      var name = typedNames[n], kept = typed[name], keys = Object.keys(kept);
+      if (keys.length === 0) continue;
+      var isSent = own(sent, name), values = isSent ? sent[name] : held[name], texts = heldText[name];
       for (var k = 0; k < keys.length; k++) {
         var key = keys[k];
-        if (own(values, key) && values[key] === text(kept[key])) values[key] = kept[key];
+        if (!own(values, key)) continue;
+        if (isSent) { if (values[key] === text(kept[key])) values[key] = kept[key]; }
+        else if (text(kept[key]) !== texts[key]) values[key] = texts[key];
       }
     }
   }
@@ -540,7 +552,11 @@ enum SandboxPrelude {
       result[key] = text(value);
       if (typeof value !== 'string') kept[key] = value;
     }
+    // A variable named `__proto__` does not reach the text (the assignment above sets no property): it goes
+    // from the values the context keeps too, as it did when every scope came from Swift's text.
+    if (own(values, '__proto__')) delete values['__proto__'];
     typed[name] = kept;
+    heldText[name] = result;
     if (!typedAny) for (var any in kept) { typedAny = true; break; }
     return result;
   }
@@ -709,13 +725,18 @@ enum SandboxPrelude {
         scanAll = false;
       }
       if (input.defines) scanAll = true;
-      restoreTypes(input.scopes);
-      input.scopes.data = {};
+      // Only the scopes that differ from what the context holds are sent (Swift keeps what it last sent and
+      // what `end` gave back); the others are the objects the last request's scripts left, values as set.
+      var sent = input.scopes || {}, sentNames = Object.keys(sent);
+      for (var s = 0; s < sentNames.length; s++) held[sentNames[s]] = sent[sentNames[s]];
+      restoreTypes(sent);
+      held.data = {};
       var pairs = input.data || [], dataJSON = input.dataJSON || {}, jsonKeys = Object.keys(dataJSON);
-      for (var d = 0; d < pairs.length; d++) input.scopes.data[pairs[d].key] = pairs[d].value;
-      for (var j = 0; j < jsonKeys.length; j++) input.scopes.data[jsonKeys[j]] = JSON.parse(dataJSON[jsonKeys[j]]);
-      var info = input.info || { iteration: 0, iterationCount: 1 };
-      state = { scopes: input.scopes, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
+      for (var d = 0; d < pairs.length; d++) held.data[pairs[d].key] = pairs[d].value;
+      for (var j = 0; j < jsonKeys.length; j++) held.data[jsonKeys[j]] = JSON.parse(dataJSON[jsonKeys[j]]);
+      var info = input.info || heldInfo;
+      heldInfo = info;
+      state = { scopes: held, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
       var pm = {
@@ -767,19 +788,22 @@ enum SandboxPrelude {
         });
       }
     },
+    // Only what is not the default is written (no console lines, no change to the request, no skip): the
+    // common result is the assertions and one scope.
     end: function () {
-      return JSON.stringify({
-        assertions: state.assertions,
-        console: state.console,
-        globals: changedText('globals'), collection: changedText('collection'), environment: changedText('environment'), local: changedText('local'),
-        method: state.changed.method ? state.requestData.method : null,
-        url: state.changed.url ? state.requestData.url : null,
-        headers: state.changed.headers ? state.requestData.headers : null,
-        body: state.changed.body ? state.requestData.body.raw : null,
-        skip: state.skip === true,
-        next: state.next ? state.next.value : null,
-        nextSet: !!state.next
-      });
+      var out = { assertions: state.assertions }, changed = state.changed, request = state.requestData;
+      if (state.console.length) out.console = state.console;
+      out.globals = changedText('globals');
+      out.collection = changedText('collection');
+      out.environment = changedText('environment');
+      out.local = changedText('local');
+      if (changed.method) out.method = request.method;
+      if (changed.url) out.url = request.url;
+      if (changed.headers) out.headers = request.headers;
+      if (changed.body) out.body = request.body.raw;
+      if (state.skip === true) out.skip = true;
+      if (state.next) { out.next = state.next.value; out.nextSet = true; }
+      return JSON.stringify(out);
     }
   };
 })(this);
