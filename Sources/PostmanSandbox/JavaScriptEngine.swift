@@ -103,10 +103,11 @@ final class JavaScriptEngine {
         if let exception { throw failure(exception, compiling: true) }
     }
 
-    /// The function whose body is `source`, compiled on first use.
+    /// The function whose body is `source`, compiled on first use (`name`, its place, made only then).
     /// - Throws: the syntax error, with its line in `source`.
-    func compile(_ source: String, name: String) throws(Failure) -> JSObjectRef {
+    func compile(_ source: String, name makeName: @autoclosure () -> String) throws(Failure) -> JSObjectRef {
         if let function = compiled[source] { return function }
+        let name = makeName()
         let body = string(source), url = string(name)
         defer { api.JSStringRelease(body); api.JSStringRelease(url) }
         var exception: JSValueRef?
@@ -152,7 +153,7 @@ final class JavaScriptEngine {
         values.reserveCapacity(arguments.count + 1)
         if passesFunction { values.append(first ?? api.JSValueMakeUndefined(context)) }
         for text in arguments {
-            let s = string(text)
+            let s = Self.argument(text, api)
             values.append(api.JSValueMakeString(context, s))
             api.JSStringRelease(s)
         }
@@ -292,6 +293,27 @@ final class JavaScriptEngine {
         // JSStringCreateWithUTF8CString stops at a NUL: one inside a script or body would cut it short.
         // (Checked first: Foundation's replacingOccurrences on every body showed in profiles.)
         api.JSStringCreateWithUTF8CString(hasNUL(text) ? text.replacingOccurrences(of: "\0", with: "\u{FFFD}") : text)!
+    }
+
+    /// `text` for a call's argument, as UTF-16 (`JSStringCreateWithCharacters`), a NUL as U+FFFD as in `string`:
+    /// `JSStringCreateWithUTF8CString` decodes UTF-8 one character at a time, about 30 instructions a byte
+    /// (callgrind of the C API: 16,400 instructions for a 330-byte ASCII argument and a call, 6,700 from
+    /// UTF-16); an ASCII text is widened byte by byte. Scripts' and chai's sources stay UTF-8 (`string`): a
+    /// 16-bit source is parsed more slowly, and the per-byte cost there is paid once per text.
+    static func argument(_ text: String, _ api: RRJSC) -> JSStringRef {
+        var text = text
+        let ascii: JSStringRef? = text.withUTF8 { bytes in
+            var high: UInt8 = 0
+            for byte in bytes { high |= byte }
+            guard high < 0x80 else { return nil }
+            return withUnsafeTemporaryAllocation(of: JSChar.self, capacity: max(1, bytes.count)) { units in
+                for index in bytes.indices { units[index] = bytes[index] == 0 ? 0xFFFD : JSChar(bytes[index]) }
+                return api.JSStringCreateWithCharacters(units.baseAddress, bytes.count)
+            }
+        }
+        if let ascii { return ascii }
+        let units = text.utf16.map { $0 == 0 ? 0xFFFD : $0 }
+        return units.withUnsafeBufferPointer { api.JSStringCreateWithCharacters($0.baseAddress, $0.count)! }
     }
 
     /// Whether `text` has a NUL, with `memchr` (a byte loop over each call's arguments, the input JSON among

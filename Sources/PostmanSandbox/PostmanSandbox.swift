@@ -28,8 +28,8 @@ public final class PostmanSandbox: RequestScripting {
     private let run, end: JavaScriptEngineFunction
     /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
     let after, answer: JavaScriptEngineFunction
-    /// What the context holds since the last event whose `end` was read: `begin` keeps the scopes and
-    /// `pm.info`'s iteration between requests, so only those that differ are sent again (text and parse of
+    /// What the context holds since the last event whose `end` was read: `begin` keeps the scopes,
+    /// `pm.info`'s iteration and the response's body and header fields between requests, so only those that differ are sent again (text and parse of
     /// every scope for every request were a large part of a scripted request's fixed cost). Nil (send all)
     /// until the first `end`, and from the start of each event until its `end` is read: an event that
     /// failed on the way may have left anything in the context.
@@ -41,6 +41,11 @@ public final class PostmanSandbox: RequestScripting {
         static let names = ["globals", "collection", "environment", "local", "groups", "upper"]
         var scopes: [[String: String]]
         var info: (Int, Int)
+        /// The response's body as the last `stage` got it ("" without a response or for one with a NUL) and its
+        /// header fields (nil: no response): the same again (a server's responses to one request often are, the
+        /// `Date` field changing once a second) is not written and sent again.
+        var body: String
+        var fields: [HeaderField]?
     }
 
     /// Sets, once per process, what happens when a script outlives what the time and memory bounds can stop:
@@ -145,11 +150,20 @@ public final class PostmanSandbox: RequestScripting {
             input.response(code: response.status, reason: HTTPReason.phrase(response.status), body: nul ? body : nil,
                            responseTime: response.totalMicroseconds / 1000, responseSize: response.bodySize)
             if nul { body = "" }
-            headers = SandboxInput.headersJSON(response.headers)
         }
         // What JavaScript still holds from the last event whose end was read is not sent again (`Held`).
         let known = held
         held = nil
+        let sentBody = body
+        if known?.body == body {
+            input.same("Body")
+            body = ""
+        }
+        if let known, known.fields == response?.headers {
+            input.same("Headers")
+        } else if let response {
+            headers = SandboxInput.headersJSON(response.headers)
+        }
         let info = (context.iteration, context.iterationCount)
         input.iteration(known.map { $0.info == info } == true ? nil : info, data: context.iterationData, json: context.iterationDataJSON)
         input.location(context.location)
@@ -234,7 +248,8 @@ public final class PostmanSandbox: RequestScripting {
         variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? collectionIn, from: collectionBase)
         variables.environment = Self.changed(output.scopes["environment"] ?? environmentIn, from: environmentBase)
         if let local = output.scopes["local"] { variables.local = local }
-        held = Held(scopes: Held.names.indices.map { output.scopes[Held.names[$0]] ?? scopes[$0] }, info: info)
+        held = Held(scopes: Held.names.indices.map { output.scopes[Held.names[$0]] ?? scopes[$0] }, info: info, body: sentBody,
+                    fields: response?.headers)
         changes = output
         return outcome
     }

@@ -5,7 +5,7 @@ import ReqRunKit
 ///
 /// Shape: `{"fresh", "event", "request": {"name", "id", "method", "url", "headers": [{"key", "value"}], "body"?},
 /// "response": {"code", "reason", "body"?, "responseTime", "responseSize"}?, "info"?: {"iteration", "iterationCount"}, "location": [NAME],
-/// "data"?: [{"key", "value"}], "dataJSON"?: {NAME: JSON text}, "scopes": {NAME: {…}}, "defines"?}`; `info` and each scope
+/// "data"?: [{"key", "value"}], "dataJSON"?: {NAME: JSON text}, "scopes": {NAME: {…}}, "defines"?, "sameBody"?, "sameHeaders"?}`; `info` and each scope
 /// only when it differs from what the context holds (`PostmanSandbox.held`).
 ///
 /// Written as UTF-8 bytes: each string appended to a `String` went through a byte array and a new string
@@ -94,6 +94,10 @@ struct SandboxInput {
             appendObject(json)
         }
     }
+
+    /// `"sameBody": true` or `"sameHeaders": true`: the response's body or header fields are those of the
+    /// last `stage` (`PostmanSandbox.Held`), not sent again.
+    mutating func same(_ what: StaticString) { text += ",\"same\(what)\":true" }
 
     /// `"defines": true` when a script's text names `defineProperty` (it may add a global that is not
     /// enumerable, which the next request's clean-up then looks for among all the global object's names).

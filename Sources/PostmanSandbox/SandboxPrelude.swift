@@ -585,7 +585,7 @@ enum SandboxPrelude {
   }
   legacy.setNextRequest = setNextRequest;
 
-  var baseline = null, scanAll = false, staged = {};
+  var baseline = null, scanAll = false, staged = {}, lastStaged = {};
   function define(name, value) {
     Object.defineProperty(global, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
@@ -702,6 +702,9 @@ enum SandboxPrelude {
     stage: function (body, headersJSON) { staged.body = body; staged.headers = headersJSON; },
     begin: function (json) {
       var input = JSON.parse(json);
+      // The body and header fields of the last `stage` again, when Swift did not send them again.
+      if (input.sameBody) staged.body = lastStaged.body; else lastStaged.body = staged.body;
+      if (input.sameHeaders) staged.headers = lastStaged.headers; else lastStaged.headers = staged.headers;
       if (input.response) {
         var response = input.response, fields = staged.headers, parsedFields;
         // Own property only: a `body` an earlier script put on Object.prototype is not the response's.

@@ -122,4 +122,28 @@ import ReqRunKit
         #expect(variables.environment == ["a": "kept"])
         #expect(probe(sandbox, context, &variables) == #"[{},{},{"a":"kept"},null,null,null,0,1,{}]"#)
     }
+
+    /// The response's body and header fields are sent only when they differ from the last event's: each script
+    /// sees its own response, whichever of the two changed, a body with a NUL (sent in the JSON) and an empty one.
+    @Test func eachScriptSeesItsOwnResponsesBodyAndHeaderFields() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let context = Self.context()
+        let probe = Script(event: .test, source: "pm.test(JSON.stringify([pm.response.text(), pm.response.headers.get('X-A') || null]), () => {});",
+                           file: "c.json", fieldPath: "item[0].event[0]")
+        let responses: [(String, String?)] = [("one", "1"), ("one", "1"), ("one", "2"), ("two", "2"), ("a\u{0}b", "2"), ("a\u{0}b", nil), ("", nil),
+                                              ("", nil), ("two", "2"), ("é😀", "é")]
+        for (body, field) in responses {
+            let response = ResponseView(status: 200, headers: field.map { [HeaderField(name: "X-A", value: $0)] } ?? [], body: Array(body.utf8),
+                                        bodySize: body.utf8.count, totalMicroseconds: 1_000)
+            let outcome = sandbox.test([probe], request: Request(url: "http://x.invalid/"), response: response, context: context, variables: &variables)
+            let expected = "[\"\(body.replacingOccurrences(of: "\u{0}", with: "\\u0000"))\",\(field.map { "\"\($0)\"" } ?? "null")]"
+            #expect(outcome.assertions.map(\.name) == [expected])
+            // A pre-request event between them: no response.
+            var request = Request(url: "http://x.invalid/")
+            let before = sandbox.preRequest([Script(event: .prerequest, source: "pm.test(String(pm.response), () => {});", file: "c.json",
+                                                    fieldPath: "item[0].event[1]")], request: &request, context: context, variables: &variables)
+            #expect(before.assertions.map(\.name) == ["null"])
+        }
+    }
 }
