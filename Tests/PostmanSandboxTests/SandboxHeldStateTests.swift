@@ -146,4 +146,29 @@ import ReqRunKit
             #expect(before.assertions.map(\.name) == ["null"])
         }
     }
+
+    /// `pm` is a new object for each request with the same own properties in the same order, each enumerable
+    /// and configurable, the lazy ones accessors; what a script adds, replaces or deletes on it is gone at the
+    /// next request.
+    @Test func pmIsANewObjectOfTheSameShapeForEachRequest() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let context = Self.context()
+        let shape = """
+            var d = Object.getOwnPropertyNames(pm).map(function (k) {
+              var p = Object.getOwnPropertyDescriptor(pm, k);
+              return k + (p.enumerable ? 'E' : '') + (p.configurable ? 'C' : '') + (p.writable ? 'W' : '') + (p.get ? 'G' : '') + (p.set ? 'S' : '');
+            });
+            pm.test(d.join(' ') + ' | ' + ('test' in pm) + ' ' + pm.hasOwnProperty('request') + ' ' + (pm.x === undefined) + ' '
+              + (typeof pm.request.url.toString) + ' ' + (pm.environment === pm.environment) + ' ' + Object.keys(pm).length, () => {});
+            pm.x = 1; pm.request = 'replaced'; delete pm.globals; pm.test2 = pm.test;
+            """
+        let expected = "testECW expectECW variablesECW iterationDataECW infoECW requestECGS responseECGS environmentECGS collectionVariablesECGS"
+            + " globalsECGS executionECGS sendRequestECW cookiesECGS visualizerECGS vaultECW requireECW | true true true function true 16"
+        for _ in 0..<3 {
+            let outcome = run(sandbox, shape, context, &variables)
+            #expect(outcome.error == nil)
+            #expect(outcome.assertions.map(\.name) == [expected])
+        }
+    }
 }
