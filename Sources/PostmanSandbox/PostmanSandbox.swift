@@ -170,9 +170,10 @@ public final class PostmanSandbox: RequestScripting {
         // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable;
         // with `__defineGetter__` and `__defineSetter__`, the ways to make one of the sandbox's globals an accessor.
         if scripts.contains(where: { $0.source.containsUTF8("defineProp") || $0.source.containsUTF8("__define") }) { input.definesGlobals() }
-        let globalsIn = globalsBase.merging(variables.globals) { $1 }
-        let collectionIn = collectionBase.merging(variables.collections[context.collectionKey] ?? [:]) { $1 }
-        let environmentIn = environmentBase.merging(variables.environment) { $1 }
+        let globalsIn = Self.present(globalsBase, variables.globals, unset: variables.unsetGlobals)
+        let collectionIn = Self.present(collectionBase, variables.collections[context.collectionKey] ?? [:],
+                                        unset: variables.unsetCollections[context.collectionKey] ?? [])
+        let environmentIn = Self.present(environmentBase, variables.environment, unset: variables.unsetEnvironment)
         let scopes = [globalsIn, collectionIn, environmentIn, variables.local, context.groupValues, context.upperValues]
         input.scopes(Held.names.indices.compactMap { index in
             known?.scopes[index] == scopes[index] ? nil : (Held.names[index], scopes[index])
@@ -244,9 +245,11 @@ public final class PostmanSandbox: RequestScripting {
         if output.nextSet { outcome.nextRequest = output.next.map(NextRequest.request) ?? .stop }
         // Only what differs from the files' values is kept: those stay in their own layers. A scope `end` left
         // out was not changed by the scripts: it is what was sent.
-        variables.globals = Self.changed(output.scopes["globals"] ?? globalsIn, from: globalsBase)
-        variables.collections[context.collectionKey] = Self.changed(output.scopes["collection"] ?? collectionIn, from: collectionBase)
-        variables.environment = Self.changed(output.scopes["environment"] ?? environmentIn, from: environmentBase)
+        let globalsOut = output.scopes["globals"] ?? globalsIn, collectionOut = output.scopes["collection"] ?? collectionIn
+        let environmentOut = output.scopes["environment"] ?? environmentIn
+        (variables.globals, variables.unsetGlobals) = Self.changed(globalsOut, from: globalsBase)
+        (variables.collections[context.collectionKey], variables.unsetCollections[context.collectionKey]) = Self.changed(collectionOut, from: collectionBase)
+        (variables.environment, variables.unsetEnvironment) = Self.changed(environmentOut, from: environmentBase)
         if let local = output.scopes["local"] { variables.local = local }
         held = Held(scopes: Held.names.indices.map { output.scopes[Held.names[$0]] ?? scopes[$0] }, info: info, body: sentBody,
                     fields: response?.headers)
@@ -276,8 +279,18 @@ public final class PostmanSandbox: RequestScripting {
         return "\(bytes) bytes"
     }
 
-    private static func changed(_ values: [String: String], from base: [String: String]) -> [String: String] {
-        values.filter { base[$0.key] != $0.value }
+    /// What a script sees of a scope: the file's values (`base`) without those scripts unset, under the
+    /// values scripts set.
+    private static func present(_ base: [String: String], _ set: [String: String], unset: Set<String>) -> [String: String] {
+        var values = base
+        for name in unset { values[name] = nil }
+        return values.merging(set) { $1 }
+    }
+
+    /// A scope as the scripts left it, against the file's values: the values that differ from the file's
+    /// (or are not in it), and the file's names that are gone (`unset`, `clear`).
+    private static func changed(_ values: [String: String], from base: [String: String]) -> (set: [String: String], unset: Set<String>) {
+        (values.filter { base[$0.key] != $0.value }, Set(base.keys.filter { values[$0] == nil }))
     }
 }
 

@@ -79,8 +79,9 @@ import ReqRunKit
         _ = run(sandbox, "pm.environment.set('n', 5); pm.environment.set('o', {a: 1}); pm.globals.set('g', 'x'); pm.globals.set('h', 'y');"
                 + " pm.environment.unset('e');", context, &variables)
         #expect(variables.environment == ["n": "5", "o": #"{"a":1}"#] && variables.globals == ["g": "x", "h": "y"])
+        #expect(variables.unsetEnvironment == ["e"])
         let typed = run(sandbox, "pm.test('types', () => pm.expect([typeof pm.environment.get('n'), pm.environment.get('o').a, pm.environment.has('e')])"
-                        + ".to.eql(['number', 1, true])); pm.environment.get('o').a = 2; pm.globals.clear(); pm.globals.set('h', 'z');", context, &variables)
+                        + ".to.eql(['number', 1, false])); pm.environment.get('o').a = 2; pm.globals.clear(); pm.globals.set('h', 'z');", context, &variables)
         #expect(typed.assertions.map { $0.error ?? "passed" } == ["passed"])
         #expect(variables.environment == ["n": "5", "o": #"{"a":2}"#] && variables.globals == ["h": "z"])
         variables.environment["n"] = "6"

@@ -436,6 +436,48 @@ import TestSupport
         #expect(globals.id == "7c9e6679-7425-40de-944b-e07fc1f90ae7" && globals.name == "My Workspace Globals")
     }
 
+    /// Newman's `unset` and `clear` remove a variable from its scope for the rest of the run, a value from the
+    /// environment file, the globals file or the collection included: later scripts do not see it, `{{name}}`
+    /// resolves from the scopes below (here the collection's `e` once the environment's is gone), and the
+    /// exports leave it out. A later `set` brings it back.
+    @Test func unsetAndClearRemoveTheFilesValuesForTheRestOfTheRun() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("unset", "\(base)/get?e={{e}}", [], [
+                "pm.environment.unset('e'); pm.globals.unset('g'); pm.collectionVariables.unset('c');",
+                "postman.clearEnvironmentVariable('legacy'); pm.environment.unset('back'); pm.environment.set('back', 'again');",
+            ]),
+            ("after", "\(base)/get?e={{e}}", [], [
+                "pm.test('gone', () => {",
+                "  pm.expect([pm.environment.has('e'), pm.globals.has('g'), pm.collectionVariables.has('c'), pm.environment.has('legacy')])",
+                "    .to.eql([false, false, false, false]);",
+                "  pm.expect(pm.environment.get('back')).to.equal('again'); pm.expect(pm.variables.get('e')).to.equal('from-collection');",
+                "  pm.expect([pm.variables.get('g'), pm.variables.get('c')]).to.eql([undefined, undefined]);",
+                "  pm.expect(pm.response.json().args).to.eql({e: 'from-collection'});",
+                "});",
+                "pm.globals.clear(); pm.globals.set('h', 'H');",
+            ]),
+            ("cleared", "\(base)/get", [], [
+                "pm.test('cleared', () => pm.expect(pm.globals.toObject()).to.eql({h: 'H'}));",
+            ]),
+        ], variables: ["e": "from-collection", "c": "C"]))
+        try dir.write("env.json", #"{"name": "stage", "values": [{"key": "e", "value": "E"}, {"key": "legacy", "value": "L"}, {"key": "back", "value": "B"}, {"key": "kept", "value": "K"}]}"#)
+        try dir.write("globals.json", #"{"name": "g", "values": [{"key": "g", "value": "G"}, {"key": "other", "value": "O"}], "_postman_variable_scope": "globals"}"#)
+        let output = try ReqRunBinary.run(["run", "--all", "--env", "env.json", "--globals", "globals.json",
+                                           "--export-environment", "out-env.json", "--export-globals", "out-globals.json"], in: dir.url)
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        let record = try RecordFiles.newest(in: dir.url)
+        #expect(record.results[0].url == "\(base)/get?e=E")
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ gone"])
+        #expect(Self.scriptChecks(record.results[2]) == ["✓ cleared"])
+        struct Export: Decodable { struct Value: Decodable { var key: String; var value: String }; var values: [Value] }
+        let env = try JSONDecoder().decode(Export.self, from: Data(try dir.read("out-env.json").utf8))
+        #expect(env.values.map { "\($0.key)=\($0.value)" } == ["back=again", "kept=K"])
+        let globals = try JSONDecoder().decode(Export.self, from: Data(try dir.read("out-globals.json").utf8))
+        #expect(globals.values.map { "\($0.key)=\($0.value)" } == ["h=H"])
+    }
+
     @Test func aBadScriptTimeoutIsAUsageError() throws {
         let dir = try TemporaryDirectory()
         try dir.write("collections/scripts.json", Self.collection([("x", "http://127.0.0.1:9/", [], ["1;"])]))

@@ -10,19 +10,30 @@ extension Runner {
                       scripts: ScriptVariables?, collectionKey: Int, iteration: Int = 0) -> VariableScope {
         var scope = scriptScope(fileLayers: fileLayers, configuration, captured: captured, scripts: scripts, collectionKey: collectionKey)
         configuration.runData.apply(to: &scope, iteration: iteration)
+        if let unset = scripts?.unsetGlobals, !unset.isEmpty, let globals = scope.layers.firstIndex(where: { $0.source.hasPrefix("globals '") }) {
+            removeValues(unset, from: &scope.layers[globals])
+        }
         return scope
+    }
+
+    /// A file's values that scripts unset or cleared (`ScriptVariables.unsetEnvironment`, …) are gone from its
+    /// layer, so `{{name}}` resolves from the layers below, as in Newman, where `unset` removes the variable.
+    private static func removeValues(_ names: Set<String>, from layer: inout VariableLayer) {
+        for name in names { layer.values[name] = nil }
     }
 
     private static func scriptScope(fileLayers: [VariableLayer], _ configuration: RunConfiguration, captured: VariableLayer,
                                     scripts: ScriptVariables?, collectionKey: Int) -> VariableScope {
         guard let scripts else { return scope(fileLayers: fileLayers, configuration, captured: captured) }
         var layers = fileLayers
+        if let unset = scripts.unsetCollections[collectionKey], !unset.isEmpty, !layers.isEmpty { removeValues(unset, from: &layers[0]) }
         layers.insert(VariableLayer(source: "collection (script)", values: scripts.collections[collectionKey] ?? [:], isLiteral: true),
                       at: min(1, layers.count))
         layers.insert(VariableLayer(source: "globals (script)", values: scripts.globals, isLiteral: true), at: 0)
         var scope = scope(fileLayers: layers, configuration, captured: captured)
         // Above the environment's layer when there is one, else just below `--var`.
         let environment = scope.layers.firstIndex { $0.source.hasPrefix("environment") } ?? (layers.count - 1)
+        if !scripts.unsetEnvironment.isEmpty, configuration.environment != nil { removeValues(scripts.unsetEnvironment, from: &scope.layers[environment]) }
         scope.layers.insert(VariableLayer(source: "environment (script)", values: scripts.environment, isLiteral: true), at: environment + 1)
         scope.layers.append(VariableLayer(source: "pm.variables", values: scripts.local, isLiteral: true))
         return scope

@@ -10,19 +10,20 @@ public enum PostmanVariablesExport {
     /// so is a variable whose script-set value is secret (`ScriptVariables.secretNames`).
     public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
         render(id: environment?.postmanID, name: environment?.postmanName ?? environment?.name ?? "environment", scope: "environment",
-               values: merged(environment?.variables ?? [], scripts.environment), secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
+               values: merged(environment?.variables ?? [], scripts.environment, unset: scripts.unsetEnvironment), secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
     }
 
     /// The globals file's variables (`--globals`) in file order with the values scripts set over them, then
     /// the globals scripts added, by name.
     public static func globals(_ scripts: ScriptVariables, file: Environment? = nil) -> [UInt8] {
-        render(id: file?.postmanID, name: file?.postmanName ?? file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals),
+        render(id: file?.postmanID, name: file?.postmanName ?? file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals, unset: scripts.unsetGlobals),
                secretNames: (file?.secretNames ?? []).union(scripts.secretNames))
     }
 
-    /// `base` in order with `set`'s values over them, then `set`'s other names, sorted.
-    private static func merged(_ base: [Variable], _ set: [String: String]) -> [(String, String)] {
-        var values = base.map { ($0.name, set[$0.name] ?? $0.value) }
+    /// `base` in order with `set`'s values over them, without the names scripts unset (and did not set
+    /// again: Newman exports the scope as the run left it), then `set`'s other names, sorted.
+    private static func merged(_ base: [Variable], _ set: [String: String], unset: Set<String>) -> [(String, String)] {
+        var values = base.filter { !unset.contains($0.name) || set[$0.name] != nil }.map { ($0.name, set[$0.name] ?? $0.value) }
         let known = Set(values.map(\.0))
         values += set.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return values

@@ -79,6 +79,14 @@ public struct ScriptVariables: Sendable, Equatable {
     public var environment: [String: String] = [:]
     /// `pm.variables.set`: Postman's local scope, over every other for the rest of the run.
     public var local: [String: String] = [:]
+    /// Names of the globals file's values (`--globals`) that a script unset or cleared and did not set again:
+    /// gone for the rest of the run, as Newman's `pm.globals.unset` and `clear` remove them from the scope
+    /// (later scripts, `{{name}}` resolution and `--export-globals` do not see them).
+    public var unsetGlobals: Set<String> = []
+    /// The same for a collection's variables (`pm.collectionVariables`), by `ScriptContext.collectionKey`.
+    public var unsetCollections: [Int: Set<String>] = [:]
+    /// The same for the environment file's values (`pm.environment`, `--export-environment`).
+    public var unsetEnvironment: Set<String> = []
     /// Names whose script-set values are secrets (set on a secret variable of the environment or globals
     /// file, or to a value equal to a known secret): masked, and exported with `type` `secret`.
     public var secretNames: Set<String> = []
