@@ -119,6 +119,21 @@ public struct VariableScope: Sendable {
         return scope
     }
 
+    /// The value kept for the plain reference whose name has the bytes `name` (see `cachingPlainReferences`), or nil:
+    /// none kept by that name (or no values kept), for `resolve(reference:field:)` to resolve as before. Compared
+    /// byte for byte: a name with the bytes of a kept one is that name, and no two kept names are equal
+    /// (`plainReference` keeps a name only when none equal to it is kept).
+    func keptValue(ofName name: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let plainReferences else { return nil }
+        // The names read once (each read of a class's property is an access checked at run time).
+        let names = plainReferences.names
+        for i in names.indices where names[i].utf8.count == name.count {
+            let same = names[i].utf8.withContiguousStorageIfAvailable { $0.isEmpty || memcmp($0.baseAddress!, name.baseAddress!, $0.count) == 0 }
+            if same ?? names[i].utf8.elementsEqual(name) { return plainReferences.values[i] }
+        }
+        return nil
+    }
+
     /// The value of the plain reference `name` (see `cachingPlainReferences`), kept in `kept` on first use; nil
     /// for any other reference (resolved as before).
     private func plainReference(_ name: String, _ kept: PlainReferences) -> String? {
