@@ -60,4 +60,25 @@ import Testing
         #expect(prepared(Request(url: "http://h/{{v}}"), ["v": "a\u{0}"]) == .failure(.forbiddenCharacter(field: "url")))
         #expect(prepared(Request(url: "http://exa mple.com/")) == .failure(.invalidURL("the host in 'http://exa mple.com/' contains a space")))
     }
+
+    /// The eight-byte test of `URLScan` refuses a word exactly when `isKept` refuses one of its bytes: every byte at
+    /// every place among kept ones, and `@` found at every place.
+    @Test func eightBytesAtATimeRefuseWhatIsKeptRefuses() {
+        let kept = Array("abcdefgh".utf8)
+        for place in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = kept
+                bytes[place] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect((URLScan.refusesAByte(word) != 0) == !URLNormalizer.isKept(byte), "byte \(byte) at \(place)")
+                #expect((URLScan.hasByte(word, UInt8(ascii: "@")) != 0) == (byte == UInt8(ascii: "@")), "byte \(byte) at \(place)")
+                // Next to bytes that are refused too (a borrow from one byte must not hide or make another).
+                bytes = Array(repeating: byte, count: 8)
+                bytes[(place + 1) % 8] = 0x00
+                let mixed = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(URLScan.refusesAByte(mixed) != 0)
+                #expect((URLScan.hasByte(mixed, UInt8(ascii: "@")) != 0) == (byte == UInt8(ascii: "@")), "byte \(byte)")
+            }
+        }
+    }
 }
