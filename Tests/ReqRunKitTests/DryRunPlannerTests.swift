@@ -90,4 +90,47 @@ import Testing
             #expect(text.components(separatedBy: RequestRules.literalWarning(name)).count - 1 == 1, "\(name)")
         }
     }
+
+    /// The members an entry shares with the entries of its group (`DryRunFragments`: collection, group path, header
+    /// fields, method) are written again when any of them changes, byte for byte: canonically equivalent values
+    /// (`é` and `e` with U+0301, equal as `String`s) are other bytes, and a request with a body or `transferAuth`
+    /// between two that share them is written whole.
+    @Test(arguments: [1, 4, 512])
+    func entriesFromAGroupsSharedBytesAreTheEntriesBytes(chunkSize: Int) throws {
+        let composed = "caf\u{e9}", decomposed = "cafe\u{301}"
+        func requests(_ g: Int) -> [Request] {
+            [Request(name: "a\(g)", url: "{{base}}/a"),
+             Request(name: "b \"q\" \\ \u{1}", url: "{{base}}/b?x=1"),
+             Request(name: "h1", url: "{{base}}/h", headers: [HeaderField(name: "X-V", value: composed)]),
+             Request(name: "h2", url: "{{base}}/h", headers: [HeaderField(name: "X-V", value: decomposed)]),
+             Request(name: "h3", url: "{{base}}/h", headers: [HeaderField(name: "X-V", value: decomposed)]),
+             Request(name: "h4", url: "{{base}}/h", headers: [HeaderField(name: "X-V", value: decomposed), HeaderField(name: "X-W", value: "")]),
+             Request(name: "m", method: "POST", url: "{{base}}/m"),
+             Request(name: "body", method: "POST", url: "{{base}}/b", body: .text("x")),
+             Request(name: "after body", method: "POST", url: "{{base}}/m"),
+             Request(name: "own agent", url: "{{base}}/u", headers: [HeaderField(name: "User-Agent", value: "mine")]),
+             Request(name: "digest", url: "{{base}}/d", auth: .digest(username: "ada", password: "pw")),
+             Request(url: "{{base}}/unnamed/\(g)")]
+        }
+        let variables = [Variable(name: "base", value: "http://127.0.0.1:9")]
+        var inner = RequestGroup(id: UUID(), name: composed, requests: requests(2))
+        inner.groups = [RequestGroup(id: UUID(), name: decomposed, requests: requests(3))]
+        let collections = [
+            RequestCollection(name: composed, file: "a.json", variables: variables,
+                              groups: [RequestGroup(id: UUID(), name: "g", requests: requests(0)), inner]),
+            RequestCollection(name: decomposed, file: "b.json", variables: variables, groups: [RequestGroup(id: UUID(), name: "g", requests: requests(1))]),
+        ]
+        let selection = Outline(collections: collections, expansion: .transient(Outline.allGroupIDs(collections))).allSelection()
+        #expect(selection.count == 48)
+        var entryPlanner = DryRunEntry.Planner(configuration: configuration())
+        let entries = selection.map { entryPlanner.entry(for: $0) }
+        let expected = written { w in w.array(entries) { w, entry in entry.write(&w) } }
+        var planner = DryRunEntry.Planner(configuration: configuration())
+        let direct = written { w in _ = planner.writeJSON(selection, to: &w) }
+        #expect(direct == expected, "\(String(decoding: direct, as: UTF8.self))")
+        var threaded = DryRunEntry.Planner(configuration: configuration())
+        var out: [UInt8] = []
+        _ = threaded.writeJSON(selection, threads: 2, chunkSize: chunkSize) { out.append(contentsOf: $0) }
+        #expect(out == expected)
+    }
 }

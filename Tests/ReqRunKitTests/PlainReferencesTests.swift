@@ -71,10 +71,19 @@ extension URLRuleTests {
 extension PlainReferencesTests {
     /// `Template.forEachSegment(_:text:reference:)` hands the text segments' bytes that `segments` makes `Substring`s of.
     @Test func textSegmentsAsBytesAreThoseOfTheSubstrings() {
-        for template in ["{{base}}/items/0/0", "é/{{ a }}ü{{b}}", "x{{unclosed", "{{a}}}", "{{a}}{{b}}", "plain ☃", ""] {
+        for template in ["{{base}}/items/0/0", "é/{{ a }}ü{{b}}", "x{{unclosed", "{{a}}}", "{{a}}{{b}}", "plain ☃", "", "{{\t b\t}}", "{{ é }}", "{{   }}"] {
             var pieces: [String] = []
             Template.forEachSegment(template, text: { pieces.append("t:" + String(decoding: $0, as: UTF8.self)) },
-                                    reference: { pieces.append("r:" + $0) })
+                                    reference: { utf8, name in
+                                        let trimmed = Template.trimmedName(template, utf8, name)
+                                        // The ASCII bytes, when the name is ASCII, are the trimmed name's.
+                                        if let bytes = Template.trimmedASCIIName(utf8, name) {
+                                            #expect(String(decoding: bytes, as: UTF8.self) == trimmed && trimmed.utf8.allSatisfy { $0 < 0x80 })
+                                        } else {
+                                            #expect(trimmed.utf8.contains { $0 >= 0x80 })
+                                        }
+                                        pieces.append("r:" + trimmed)
+                                    })
             let expected = Template.segments(template).map { segment -> String in
                 switch segment {
                 case .text(let text): return "t:" + text

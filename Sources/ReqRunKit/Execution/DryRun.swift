@@ -72,6 +72,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         /// in list order (`Plan.deferred`): which names were already warned of (`literalsWarned`) is known only there.
         /// Set for the planners of chunks planned out of order (`writeJSON(_:threads:chunkSize:to:)`).
         var defersLiteralWarnings = false
+        /// The bytes of the entries that the requests of the last group share (`DryRunFragments`), for `writeJSON`.
+        var fragments = DryRunFragments()
 
         public init(configuration: RunConfiguration, scripting: RequestScripting? = nil) {
             self.configuration = configuration
@@ -79,7 +81,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
         }
 
         mutating func masker(_ secrets: [String]) -> SecretMasker {
-            if let last = lastMasker, last.secrets == secrets { return last.masker }
+            // Compared in place: `if let last = lastMasker` copied the tuple (callgrind: 140 instructions a request).
+            if lastMasker?.secrets == secrets { return lastMasker!.masker }
             let masker = SecretMasker(values: secrets, enabled: !configuration.showSecrets)
             lastMasker = (secrets, masker)
             return masker
@@ -128,8 +131,9 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
                 if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
             }
-            let preRequestScripts = reference.request.eventScripts.filter { $0.event == .prerequest }
-            if let scripting, !preRequestScripts.isEmpty {
+            // Without scripting, the request's scripts are not looked at (a filtered array a request).
+            if let scripting, case let preRequestScripts = reference.request.eventScripts.filter({ $0.event == .prerequest }),
+               !preRequestScripts.isEmpty {
                 var request = reference.request
                 request.auth = reference.effectiveAuth  // what pm.request.auth reads (Runner.start)
                 let outcome = scripting.preRequest(preRequestScripts, request: &request,
@@ -173,7 +177,8 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 return value.isEmpty || prepared.headers.contains(named: "user-agent") ? nil : HeaderField(name: "User-Agent", value: value)
             }
             var entry: DryRunEntry
-            switch result {
+            // Consumed: the prepared request is moved into the plan, not copied out of the result and destroyed with it.
+            switch consume result {
             case .failure(let failure):
                 entry = newEntry()
                 secrets += Runner.secretsOfUnprepared(request, scope, auth: auth)
@@ -184,8 +189,10 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
                 }
             case .success(let prepared):
                 if defersLiteralWarnings, !prepared.literalReferences.isEmpty { return .deferred }
+                // The group's secrets as they are when the request adds none (`secrets + []` was a new array a request).
                 if allowingPrepared, console.isEmpty, prepared.literalReferences.isEmpty,
-                   masker(secrets + prepared.secrets).masksNothing, !prepared.headers.contains(where: SecretMasker.isSensitive) {
+                   masker(prepared.secrets.isEmpty ? secrets : secrets + prepared.secrets).masksNothing,
+                   !prepared.headers.contains(where: SecretMasker.isSensitive) {
                     return .prepared(prepared, name: request.name, method: request.method, userAgent: userAgent(prepared))
                 }
                 secrets += prepared.secrets

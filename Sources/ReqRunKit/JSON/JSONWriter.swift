@@ -80,6 +80,21 @@ public struct JSONWriter: ~Copyable {
         self.depth = depth
     }
 
+    /// A writer of members (or elements) of a container that another writer opens, `depth` containers deep, in
+    /// `encoderLayout` or not: `hasItems` says whether the container already has one, so the first member written
+    /// here starts with `,`. Take the bytes with `fragment()` and copy them with `raw(_:)` (`run --dry-run --json`'s
+    /// members that are the same for the requests of a group, `DryRunFragments`).
+    init(capacity: Int = 256, encoderLayout: Bool, depth: Int, hasItems: Bool) {
+        self.init(capacity: capacity, depth: depth)
+        precondition(depth > 0, "members are written inside a container")
+        self.encoderLayout = encoderLayout
+        if hasItems { self.hasItems = 1 << UInt64(depth - 1) }
+    }
+
+    /// How many containers are open (elements of `init(bufferSize:encoderLayout:elementsAtDepth:sink:)` count the
+    /// one another writer opened).
+    var openContainers: Int { depth }
+
     deinit { base.deallocate() }
 
     /// The bytes written so far followed by a line feed, as an array (one copy).
@@ -329,6 +344,9 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func bool(_ value: Bool) { append(value ? "true" : "false") }
+
+    /// Bytes of JSON written as they are, the caller's (`DryRunFragments`).
+    mutating func raw(_ text: StaticString) { append(text) }
 
     /// A value already written by a fragment writer at this depth (`init(capacity:depth:)`), copied as is.
     public mutating func raw(_ fragment: [UInt8]) {

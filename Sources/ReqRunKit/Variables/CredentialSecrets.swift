@@ -55,7 +55,12 @@ public enum CredentialSecrets {
     /// libcurl sends as `Authorization: Basic base64(user:password)`: the password (or, without one, the user
     /// name, as in `https://TOKEN@host/`) as written and percent-decoded, and the base64 of the decoded pair.
     public static func inURL(_ url: String) -> [String] {
-        guard let info = userInfo(url) else { return [] }
+        inURL(url, URLScan(url))
+    }
+
+    /// `inURL(url)` with `scan`, `url`'s scan: a URL without `@` has no user information.
+    static func inURL(_ url: String, _ scan: URLScan) -> [String] {
+        guard scan.hasAt, let info = userInfo(url) else { return [] }
         let decodedUser = info.user.removingPercentEncoding ?? info.user
         let decodedPassword = info.password.map { $0.removingPercentEncoding ?? $0 }
         let secret = info.password ?? info.user

@@ -190,8 +190,14 @@ public enum RequestPreparation {
         // Made in a closure and returned: `.success(prepared)` in a `do` copied the whole request and then destroyed
         // the original (callgrind: an outlined copy and destroy of `PreparedRequest` per request).
         Result { () throws(PreparationFailure) -> PreparedRequest in
-            var url = try checked(try URLSubstitution.resolve(request.url, scope, field: "url"), field: "url")
-            if URLNormalizer.schemeEnd(url) == nil { url = "http://" + url }
+            var url = try URLSubstitution.resolve(request.url, scope, field: "url")
+            // One scan of the URL for the checks below (`URLScan`), made again only where the URL may have changed
+            // since: a scheme put in front, query parameters appended, auth applied (an API key or a computed auth may
+            // go in the query), `normalize` encoding a byte, Newman's user information, a signature.
+            var scan = URLScan(url)
+            if scan.hasForbiddenCharacter { throw .forbiddenCharacter(field: "url") }
+            var scanned = scan.schemeEnd != nil && request.query.isEmpty
+            if scan.schemeEnd == nil { url = "http://" + url }
             for (i, parameter) in request.query.enumerated() {
                 url = URLQuery.appending(name: try resolve(parameter.name, scope, field: "query[\(i)].name"),
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
@@ -226,18 +232,30 @@ public enum RequestPreparation {
             prepared.insecure = request.insecure
             (prepared.disableCookies, prepared.tlsDisabledProtocols, prepared.tlsCipherSelection) =
                 (request.disableCookies, request.tlsDisabledProtocols, request.tlsCipherSelection)
-            if let auth { try apply(auth, to: &prepared, scope, tokens: tokens) }
-            prepared.url = try URLNormalizer.normalize(prepared.url, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
-            if rules.encodesUserinfoDelimiters { prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url) }
-            if let auth, ComputedAuth.signsSentForm(auth) { try ComputedAuth.sign(auth, &prepared, computedResolve(scope)) }
-            guard URLNormalizer.hasHTTPScheme(prepared.url) || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
+            if let auth {
+                if case .none = auth {} else { scanned = false }
+                try apply(auth, to: &prepared, scope, tokens: tokens)
+            }
+            if !scanned { scan = URLScan(prepared.url) }
+            prepared.url = try URLNormalizer.normalize(prepared.url, scan, keepingInPath: rules.keepsCaretAndPipeInPath ? [UInt8(ascii: "^"), UInt8(ascii: "|")] : [])
+            scanned = scan.allKept
+            if rules.encodesUserinfoDelimiters {
+                prepared.url = URLNormalizer.encodingUserinfoDelimiters(prepared.url)
+                scanned = false
+            }
+            if let auth, ComputedAuth.signsSentForm(auth) {
+                try ComputedAuth.sign(auth, &prepared, computedResolve(scope))
+                scanned = false
+            }
+            if !scanned { scan = URLScan(prepared.url) }
+            guard scan.hasHTTPScheme || prepared.isWebSocket else { throw .unsupportedScheme(prepared.scheme) }
             if request.messages != nil, !prepared.isWebSocket {
                 throw .invalidURL("the request has 'messages', which only a ws:// or wss:// URL sends, but its URL is \(prepared.scheme)://")
             }
-            try URLNormalizer.validate(prepared.url)
+            try URLNormalizer.validate(prepared.url, scan)
             // Whatever reached a credential (a header written by hand, a captured token, URL user information).
             // Appended only when found: most requests have none, and the sum of two empty arrays was still made.
-            let found = CredentialSecrets.inURL(prepared.url), inHeaders = CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
+            let found = CredentialSecrets.inURL(prepared.url, scan), inHeaders = CredentialSecrets.inHeaders(prepared.headers, names: prepared.credentialHeaderNames)
             if !found.isEmpty { prepared.secrets += found }
             if !inHeaders.isEmpty { prepared.secrets += inHeaders }
             return prepared

@@ -38,23 +38,28 @@ public enum Template {
     static func forEachSegment(_ template: String, _ body: (Segment) -> Void) {
         var bytes = template  // a copy of a native string shares its storage; withUTF8 reads it in place
         bytes.withUTF8 { utf8 in
-            scan(template, utf8, text: { body(.text(substring(template, $0, $1))) }, reference: { body(.reference($0)) })
+            scan(template, utf8, text: { body(.text(substring(template, $0, $1))) },
+                 reference: { body(.reference(trimmedName(template, utf8, $0))) })
         }
     }
 
     /// `forEachSegment` with each text segment as its UTF-8 bytes, valid only during the call of `text`, and no
     /// `Substring` made: `URLSubstitution` copies the bytes into the URL it makes (a `Substring` and its own
-    /// `withUTF8` cost some 1,100 instructions a segment, callgrind, `run --all --dry-run --json`).
-    static func forEachSegment(_ template: String, text: (UnsafeBufferPointer<UInt8>) -> Void, reference: (String) -> Void) {
+    /// `withUTF8` cost some 1,100 instructions a segment, callgrind, `run --all --dry-run --json`). Each reference is
+    /// handed as the template's UTF-8 and the offsets of the name between its braces, untrimmed, valid only during the
+    /// call of `reference`: `trimmedName(template, utf8, name)` is the name `segments` has, `trimmedASCIIName` its bytes
+    /// (making the `String` of each name cost some 200 instructions a reference, callgrind).
+    static func forEachSegment(_ template: String, text: (UnsafeBufferPointer<UInt8>) -> Void,
+                               reference: (_ utf8: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Void) {
         var bytes = template
         bytes.withUTF8 { utf8 in
-            scan(template, utf8, text: { text(UnsafeBufferPointer(rebasing: utf8[$0..<$1])) }, reference: reference)
+            scan(template, utf8, text: { text(UnsafeBufferPointer(rebasing: utf8[$0..<$1])) }, reference: { reference(utf8, $0) })
         }
     }
 
     /// The scan of `forEachSegment` over `utf8`, `template`'s UTF-8: each text segment as the offsets of its ends,
-    /// each reference as its trimmed name, in order.
-    private static func scan(_ template: String, _ utf8: UnsafeBufferPointer<UInt8>, text: (Int, Int) -> Void, reference: (String) -> Void) {
+    /// each reference as the offsets of the name between its braces, in order.
+    private static func scan(_ template: String, _ utf8: UnsafeBufferPointer<UInt8>, text: (Int, Int) -> Void, reference: (Range<Int>) -> Void) {
         let count = utf8.count
         let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}")
         var textStart = 0
@@ -70,7 +75,7 @@ public enum Template {
             }
             guard let end = found else { break }
             if textStart < i { text(textStart, i) }
-            reference(trimmedName(template, utf8, from: i + 2, to: end))
+            reference((i + 2)..<end)
             i = end + 2
             textStart = i
         }
@@ -88,7 +93,8 @@ public enum Template {
     /// name is trimmed on its bytes (each ASCII byte is a character of its own there, but for CR LF, which is
     /// neither): going through `Character`s and `reversed()` was a third of `run --dry-run` on 100,000 requests
     /// (perf), as it runs for every reference of every template, several times a request.
-    private static func trimmedName(_ template: String, _ bytes: UnsafeBufferPointer<UInt8>, from lower: Int, to upper: Int) -> String {
+    static func trimmedName(_ template: String, _ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> String {
+        let (lower, upper) = (name.lowerBound, name.upperBound)
         let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
         guard !bytes[lower..<upper].contains(where: { $0 >= 0x80 }) else {
             let name = substring(template, lower, upper)
@@ -98,6 +104,16 @@ public enum Template {
         while first < last, bytes[first] == space || bytes[first] == tab { first += 1 }
         while first < last, bytes[last - 1] == space || bytes[last - 1] == tab { last -= 1 }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
+    }
+
+    /// The bytes of `trimmedName(_, bytes, name)` when the name is ASCII (spaces and tabs around it trimmed, as
+    /// there); nil for a name with a non-ASCII byte, which `trimmedName` trims by characters.
+    static func trimmedASCIIName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
+        var first = name.lowerBound, last = name.upperBound
+        for i in first..<last where bytes[i] >= 0x80 { return nil }
+        while first < last, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+        while first < last, bytes[last - 1] == UInt8(ascii: " ") || bytes[last - 1] == UInt8(ascii: "\t") { last -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[first..<last])
     }
 
     /// The names `template` refers to, in order of first use.

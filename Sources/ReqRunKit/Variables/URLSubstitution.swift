@@ -28,43 +28,91 @@ enum URLSubstitution {
     /// `template` with every reference resolved in `scope`, each value encoded for its component.
     /// - Throws: as `VariableScope.resolve`: every undefined name of the template in one error, in order.
     ///
-    /// The URL is made in one byte buffer, read back for each reference's component (`component(after:)`),
+    /// The URL is made in one byte buffer (on the stack, `Output`), read back for each reference's component (`component(after:)`),
     /// and the template's pieces are visited without an array of them (`Template.forEachSegment`): with a
     /// `String` appended to and its UTF-8 view scanned again for each reference, this was 16 % of
     /// `run --all --dry-run --json` on 100,000 requests (callgrind).
     static func resolve(_ template: String, _ scope: VariableScope, field: String) throws(PreparationFailure) -> String {
         guard Template.mayHaveReferences(template) else { return template }
-        var output: [UInt8] = []
-        output.reserveCapacity(template.utf8.count + 64)
+        // The bytes on the stack while they fit (`Output`): an array for them was allocated and freed for every URL.
+        let (url, failure) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Output.stackCapacity) { stack in
+            var output = Output(stack)
+            let failure = resolve(template, scope, field: field, into: &output)
+            return (failure == nil ? output.withBytes { String(decoding: $0, as: UTF8.self) } : "", failure)
+        }
+        if let failure { throw failure }
+        return url
+    }
+
+    /// `resolve(_:_:field:)` into `output`; returns why it failed, or nil.
+    private static func resolve(_ template: String, _ scope: VariableScope, field: String, into output: inout Output) -> PreparationFailure? {
         var missing: [String] = []
         var failure: PreparationFailure?
         Template.forEachSegment(template, text: { bytes in
             // The text's bytes in place (as a `Substring`, through its own `withUTF8`, it cost some 1,100 instructions more).
-            if failure == nil { output.append(contentsOf: bytes) }
-        }, reference: { name in
+            if failure == nil { output.append(bytes) }
+        }, reference: { utf8, range in
             guard failure == nil else { return }
-            do throws(PreparationFailure) {
-                let value = try scope.resolve(reference: name, field: field)
-                var encoded = encode(value, for: component(after: output))
-                encoded.withUTF8 { output.append(contentsOf: $0) }
-            } catch {
-                guard case .undefinedVariables(let names, _) = error else {
-                    failure = error
+            let value: String
+            // A value the scope keeps (`VariableScope.cachingPlainReferences`), found by the name's bytes, without
+            // making the name's `String`; any other name resolved as before.
+            if let bytes = Template.trimmedASCIIName(utf8, range), let kept = scope.keptValue(ofName: bytes) {
+                value = kept
+            } else {
+                do throws(PreparationFailure) {
+                    value = try scope.resolve(reference: Template.trimmedName(template, utf8, range), field: field)
+                } catch {
+                    guard case .undefinedVariables(let names, _) = error else {
+                        failure = error
+                        return
+                    }
+                    for name in names where !missing.contains(name) { missing.append(name) }
                     return
                 }
-                for name in names where !missing.contains(name) { missing.append(name) }
             }
+            var encoded = encode(value, for: output.withBytes { component(after: $0) })
+            encoded.withUTF8 { output.append($0) }
         })
-        if let failure { throw failure }
-        if !missing.isEmpty { throw .undefinedVariables(names: missing, field: field) }
-        return String(decoding: output, as: UTF8.self)
+        if let failure { return failure }
+        if !missing.isEmpty { return .undefinedVariables(names: missing, field: field) }
+        return nil
+    }
+
+    /// The bytes of a URL being made: in the caller's stack allocation while they fit, then in an array.
+    struct Output {
+        /// Bytes on the stack: URLs are most often shorter.
+        static let stackCapacity = 512
+        private let stack: UnsafeMutableBufferPointer<UInt8>
+        private var count = 0
+        private var heap: [UInt8]?
+
+        init(_ stack: UnsafeMutableBufferPointer<UInt8>) { self.stack = stack }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+            if heap == nil {
+                if count + bytes.count <= stack.count {
+                    (stack.baseAddress! + count).update(from: start, count: bytes.count)
+                    count += bytes.count
+                    return
+                }
+                heap = Array(UnsafeBufferPointer(rebasing: stack[..<count]))
+            }
+            heap!.append(contentsOf: bytes)
+        }
+
+        /// `body` of the bytes so far.
+        func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let heap { return heap.withUnsafeBufferPointer(body) }
+            return body(UnsafeBufferPointer(rebasing: stack[..<count]))
+        }
     }
 
     /// Which component a value appended to `prefix` (the URL so far) falls in.
     static func component(after prefix: String) -> Component { component(after: Array(prefix.utf8)) }
 
-    /// Which component a value appended to `prefix` (the UTF-8 of the URL so far) falls in.
-    static func component(after prefix: [UInt8]) -> Component {
+    /// Which component a value appended to `prefix` (the UTF-8 of the URL so far, indices from 0) falls in.
+    static func component<Bytes: RandomAccessCollection<UInt8>>(after prefix: Bytes) -> Component where Bytes.Index == Int {
         guard !prefix.isEmpty else { return .schemeOrAuthority }
         let authorityStart = URLNormalizer.schemeEnd(utf8: prefix).map { $0 + 3 } ?? 0
         let rest = prefix[authorityStart...]

@@ -119,18 +119,31 @@ public struct VariableScope: Sendable {
         return scope
     }
 
+    /// The value kept for the plain reference whose name has the bytes `name` (see `cachingPlainReferences`), or nil:
+    /// none kept by that name (or no values kept), for `resolve(reference:field:)` to resolve as before. Compared
+    /// byte for byte: a name with the bytes of a kept one is that name, and no two kept names are equal
+    /// (`plainReference` keeps a name only when none equal to it is kept).
+    func keptValue(ofName name: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let plainReferences else { return nil }
+        // Read once (each read of a class's property is an access checked at run time, some 60 instructions).
+        for kept in plainReferences.kept where kept.name.utf8.count == name.count {
+            let same = kept.name.utf8.withContiguousStorageIfAvailable { $0.isEmpty || memcmp($0.baseAddress!, name.baseAddress!, $0.count) == 0 }
+            if same ?? kept.name.utf8.elementsEqual(name) { return kept.value }
+        }
+        return nil
+    }
+
     /// The value of the plain reference `name` (see `cachingPlainReferences`), kept in `kept` on first use; nil
     /// for any other reference (resolved as before).
     private func plainReference(_ name: String, _ kept: PlainReferences) -> String? {
-        if let i = kept.names.firstIndex(of: name) { return kept.values[i] }
+        if let found = kept.kept.first(where: { $0.name == name }) { return found.value }
         guard name.utf8.first != UInt8(ascii: "$"), !Self.isProcessEnvironmentName(name),
               let (value, isLiteral) = lookup(name), isLiteral || !Template.mayHaveReferences(value) else { return nil }
         // A few names: a URL template refers to one or two; past the bound, resolved each time.
-        if kept.names.count < PlainReferences.capacity {
-            kept.names.append(name)
+        if kept.kept.count < PlainReferences.capacity {
             // A copy of its own: the layer's string is shared with the scopes of other threads (`DryRunChunks`), and
             // a reference count that two cores change at every request costs more than the copy.
-            kept.values.append(String(decoding: Array(value.utf8), as: UTF8.self))
+            kept.kept.append((name, String(decoding: Array(value.utf8), as: UTF8.self)))
         }
         return value
     }
@@ -195,9 +208,8 @@ public struct VariableScope: Sendable {
     }
 }
 
-/// The values `VariableScope.cachingPlainReferences` keeps, names and values at the same index.
+/// The values `VariableScope.cachingPlainReferences` keeps, with their names, in the order kept.
 private final class PlainReferences: @unchecked Sendable {
     static let capacity = 16
-    var names: [String] = []
-    var values: [String] = []
+    var kept: [(name: String, value: String)] = []
 }
