@@ -100,6 +100,9 @@ extension CollectionDecoder {
         /// Starts the thread. It holds its own reference to `bytes`, so it may go on (until its next element,
         /// when told to stop) after the caller is gone.
         func start(_ bytes: [UInt8], file: String, fileName: String, base: FileScope) {
+            // A copy of its own: every field reader holds the file's name, and a string that both threads
+            // retain and release at every request has its reference count change cores each time.
+            let file = String(decoding: Array(file.utf8), as: UTF8.self)
             Thread.detachNewThread { [self] in
                 bytes.withUnsafeBufferPointer { buffer in
                     defer { done.signal() }
