@@ -6,12 +6,12 @@ import Synchronization
 /// groups (so that each frees the nodes it made, in its own malloc arena).
 extension CollectionDecoder {
     /// Files at least this large (in bytes) are parsed on two threads when the machine has two cores or more:
-    /// below it, starting a thread costs more than it saves (about 12 ms a MB to parse and decode on one).
+    /// below it, starting a thread costs more than it saves (about 11 ms a MB to parse and decode on one).
     static let splitSize = 1 << 20
 
     /// Where the second thread starts looking for an element start, in thousandths of the file: a little past
-    /// the middle, as it first scans the bytes before it (`JSONSplitPoint.find`, about a thirtieth of the cost
-    /// of parsing them).
+    /// the middle, as it first scans the bytes before it (`JSONSplitPoint.find`, about a twentieth of the time
+    /// of parsing and decoding them).
     static let splitShare = 530
 
     /// The byte from which a file of `size` bytes is split (`decode(_:file:fileName:files:splitTarget:)`), nil
@@ -37,12 +37,14 @@ extension CollectionDecoder {
     /// Parses a collection's text, its root's `groups` elements decoded as they are parsed
     /// (`JSONParser.parse(_:streamingElementsOf:to:)`), on one thread or, with `splitTarget`, on two.
     ///
-    /// With `splitTarget`, a second thread finds the first element start of that array at or after that byte (`JSONSplitPoint.find`, which also counts the lines before it and the element's index)
+    /// With `splitTarget`, a second thread finds the first element start of that array after a comma at or
+    /// after that byte (`JSONSplitPoint.find`, which also counts the lines before it and the element's index)
     /// and parses and decodes from there to the end of the text (`JSONParser.parseRest`), with the line
     /// numbers and field paths of the whole file. The calling thread parses from the start; at each element
     /// start of its `groups` array past the target it compares its own place and state (offset, index, line,
-    /// line start) with the second thread's (waiting, the first time, until the scan has found it): the same, it waits for the second thread and, when that one met no syntax error,
-    /// takes its groups and the root's members after the array. Else (not the same place, or a syntax error
+    /// line start) with the second thread's (waiting, the first time, until the scan has found it): the same,
+    /// it waits for the second thread and, when that one met no syntax error, takes its groups and the root's
+    /// members after the array. Else (not the same place, or a syntax error
     /// there) it parses on alone as on one thread and the second thread is told to stop. So the tree, the
     /// groups, their values (locations, paths) and the first error are those of one thread: a syntax error
     /// anywhere comes before a field error, and the first field error in file order is the one kept.
