@@ -30,6 +30,11 @@ public struct JSONParser: ~Copyable {
     /// nil once its first array has been streamed, or when nothing is streamed.
     private var streamedKey: String?
     private var sink: ((consuming JSONNode, Int) -> Void)?
+    /// Asked at the start of each streamed element but the first (see `parse(_:streamingElementsOf:to:handover:)`).
+    private var handover: ((JSONSplitPoint) -> [JSONNode.Member]?)?
+    /// The root's members after the streamed array, once `handover` answered with them (an empty array from
+    /// `parseRest`'s `stop`); the parse ends there.
+    private var tail: [JSONNode.Member]?
 
     /// Parses one JSON text (a single value with optional surrounding white space), in UTF-8, or in UTF-16
     /// with a byte order mark (`UTF16Text`).
@@ -58,15 +63,61 @@ public struct JSONParser: ~Copyable {
         if UTF16Text.byteOrder(bytes).isUTF16 || UTF16Text.unmarkedHint(bytes) != nil {
             return try parse(try UTF16Text.utf8(bytes), streamingElementsOf: key, to: sink)
         }
-        let result = withoutActuallyEscaping(sink) { sink in
-            bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
-                var parser = JSONParser(bytes: buffer)
-                parser.streamedKey = key
-                parser.sink = sink
-                do throws(JSONSyntaxError) { return .success(try parser.parseText()) } catch { return .failure(error) }
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, JSONSyntaxError> in
+            do throws(JSONSyntaxError) {
+                return .success(try parse(buffer, streamingElementsOf: key, to: sink, handover: { _ in nil }))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// `parse(_:streamingElementsOf:to:)` on the text's UTF-8 bytes, which may also stop at the start of a streamed
+    /// element: `handover` is asked at each one but the first, with the parser's place and state there; when it
+    /// answers with members (those another parser read from there on, `parseRest`), the parse stops: the array
+    /// ends there, the root object ends with those members, and the text is taken as checked to its end.
+    /// - Throws: `JSONSyntaxError` naming line and column of the first problem before the parse stopped.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streamingElementsOf key: String, to sink: (consuming JSONNode, Int) -> Void,
+                      handover: (JSONSplitPoint) -> [JSONNode.Member]?) throws(JSONSyntaxError) -> JSONNode {
+        try withoutActuallyEscaping(sink) { sink throws(JSONSyntaxError) in
+            try withoutActuallyEscaping(handover) { handover throws(JSONSyntaxError) in
+                var parser = JSONParser(bytes: bytes)
+                parser.streamedKey = key
+                parser.sink = sink
+                parser.handover = handover
+                return try parser.parseText()
+            }
+        }
+    }
+
+    /// The rest of a text from `point` on, as the streaming parse that reached `point` would parse it: the
+    /// streamed array's elements from `point.element` on (each to `sink`), the root object's members after
+    /// the array, and the end of the text. Line and column numbers are those of the whole text.
+    /// - Parameter stop: asked before each element; true stops the parse (the result is then nil).
+    /// - Returns: the root's members after the streamed array, nil when stopped.
+    /// - Throws: `JSONSyntaxError` for the first problem from `point` on.
+    static func parseRest(_ bytes: UnsafeBufferPointer<UInt8>, from point: JSONSplitPoint, to sink: (consuming JSONNode, Int) -> Void,
+                          stop: () -> Bool) throws(JSONSyntaxError) -> [JSONNode.Member]? {
+        try withoutActuallyEscaping(sink) { sink throws(JSONSyntaxError) in
+            try withoutActuallyEscaping(stop) { stop throws(JSONSyntaxError) in
+                var parser = JSONParser(bytes: bytes)
+                parser.index = point.offset
+                parser.line = point.line
+                parser.lineStart = point.lineStart
+                parser.depth = 2  // the root object and its array
+                parser.sink = sink
+                parser.handover = { _ in stop() ? [] : nil }
+                _ = try parser.parseElements(from: 0, streamed: true, element: point.element)
+                if parser.tail != nil { return nil }
+                parser.depth = 1
+                guard case .object(let members) = try parser.parseMembers(from: 0, afterAMember: true) else { return nil }
+                parser.depth = 0
+                parser.skipWhitespace()
+                if parser.index < bytes.count { throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value") }
+                return members
+            }
+        }
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -76,6 +127,7 @@ public struct JSONParser: ~Copyable {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
         skipWhitespace()
         let node = try parseValue()
+        if tail != nil { return node }  // handed over: the rest was checked by the parser that read it
         skipWhitespace()
         if index < bytes.count {
             throw error("unexpected \(describeCurrent()) after the JSON value")
@@ -94,6 +146,7 @@ public struct JSONParser: ~Copyable {
         return "byte 0x" + String(b, radix: 16, uppercase: true)
     }
 
+    @inline(__always)  // in every loop of the parser
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -145,40 +198,63 @@ public struct JSONParser: ~Copyable {
         let first = members.count
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([]) }
+        return try parseMembers(from: first, afterAMember: false)
+    }
+
+    /// The members of an object from here to its closing brace (included), those on `members` from `first` on
+    /// included; `afterAMember`: a member was just read (the next byte that is not white space must be `,` or
+    /// `}`), else the next is a member's key. Once `tail` is set (the streamed array was handed over), the
+    /// object ends with the tail's members.
+    @inline(__always)  // parseObject's loop, as it was before parseRest shared it
+    private mutating func parseMembers(from first: Int, afterAMember: Bool) throws(JSONSyntaxError) -> JSONNode.Value {
+        var afterAMember = afterAMember
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a string key, found \(describeCurrent())")
+            if !afterAMember {
+                members.push(try parseMember())
+                if let tail {
+                    for member in tail { members.push(member) }
+                    return .object(members.popArray(from: first))
+                }
             }
-            let keyLocation = location
-            let keyStart = index + 1
-            var keyIsASCII = false
-            let key = try parseString(isASCII: &keyIsASCII)
-            // Without escapes (the raw and decoded lengths agree, as an escape is two or more bytes for one)
-            // the key's bytes are the ones just read, up to the closing quote.
-            let raw = UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1])
-            let keyCode = !keyIsASCII ? KeyCode.nonASCII : raw.count == key.utf8.count ? KeyCode(ascii: raw) : KeyCode(key)
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())")
-            }
-            index += 1
-            skipWhitespace()
-            let value: JSONNode
-            if depth == 1, let streamed = streamedKey, index < bytes.count, bytes[index] == UInt8(ascii: "["), key == streamed {
-                streamedKey = nil
-                let start = location
-                value = JSONNode(value: try parseArray(streamed: true), location: start)
-            } else {
-                value = try parseValue()
-            }
-            members.push(JSONNode.Member(key: key, keyCode: keyCode, keyLocation: keyLocation, value: value))
+            afterAMember = false
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members.popArray(from: first)) }
             throw error("expected ',' or '}' after an object member, found \(describeCurrent())")
         }
+    }
+
+    /// One `"key": value` member, from the white space before its key.
+    @inline(__always)
+    private mutating func parseMember() throws(JSONSyntaxError) -> JSONNode.Member {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected a string key, found \(describeCurrent())")
+        }
+        let keyLocation = location
+        let keyStart = index + 1
+        var keyIsASCII = false
+        let key = try parseString(isASCII: &keyIsASCII)
+        // Without escapes (the raw and decoded lengths agree, as an escape is two or more bytes for one)
+        // the key's bytes are the ones just read, up to the closing quote.
+        let raw = UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1])
+        let keyCode = !keyIsASCII ? KeyCode.nonASCII : raw.count == key.utf8.count ? KeyCode(ascii: raw) : KeyCode(key)
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after the key \"\(key)\", found \(describeCurrent())")
+        }
+        index += 1
+        skipWhitespace()
+        let value: JSONNode
+        if depth == 1, let streamed = streamedKey, index < bytes.count, bytes[index] == UInt8(ascii: "["), key == streamed {
+            streamedKey = nil
+            let start = location
+            value = JSONNode(value: try parseArray(streamed: true), location: start)
+        } else {
+            value = try parseValue()
+        }
+        return JSONNode.Member(key: key, keyCode: keyCode, keyLocation: keyLocation, value: value)
     }
 
     /// - Parameter streamed: the elements go to `sink` as they are parsed, and the array returned is empty.
@@ -189,10 +265,23 @@ public struct JSONParser: ~Copyable {
         let first = items.count
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
-        var element = 0
+        return try parseElements(from: first, streamed: streamed, element: 0)
+    }
+
+    /// The elements of an array from here to its closing bracket (included), those on `items` from `first` on
+    /// included; streamed, each goes to `sink` with its index, from `element` on, and the parse stops before
+    /// one (the array returned empty) when `handover` gives the `tail`.
+    @inline(__always)  // parseArray's loop, as it was before parseRest shared it
+    private mutating func parseElements(from first: Int, streamed: Bool, element: Int) throws(JSONSyntaxError) -> JSONNode.Value {
+        var element = element
         while true {
             skipWhitespace()
             if streamed {
+                if element > 0, let handover,
+                   let tail = handover(JSONSplitPoint(offset: index, element: element, line: line, lineStart: lineStart)) {
+                    self.tail = tail
+                    return .array([])
+                }
                 sink!(try parseValue(), element)
                 element += 1
             } else {

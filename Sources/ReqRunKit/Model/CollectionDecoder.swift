@@ -21,14 +21,20 @@ public enum CollectionDecoder {
     ///   field, or a body file outside the roots.
     public static func decode(_ bytes: [UInt8], file: String, fileName: String,
                               files: FileScope = FileScope(base: FileManager.default.currentDirectoryPath, roots: .none)) throws(InputError) -> RequestCollection {
+        try decode(bytes, file: file, fileName: fileName, files: files, splitTarget: splitTarget(size: bytes.count))
+    }
+
+    /// `decode(_:file:fileName:files:)`, the second part of the text parsed on another thread from the first
+    /// element start of the root's `groups` array at or after byte `splitTarget` (nil: one thread; see
+    /// `parseGroups`).
+    static func decode(_ bytes: [UInt8], file: String, fileName: String, files: FileScope,
+                       splitTarget: Int?) throws(InputError) -> RequestCollection {
         // The top-level groups are decoded as the parser finishes each one, and its subtree freed, so the
         // whole tree is never held: its memory (about 360 bytes a request) is reused from group to group.
-        var streamed = StreamedGroups()
         let root: JSONNode
+        let streamed: StreamedGroups
         do {
-            root = try JSONParser.parse(bytes, streamingElementsOf: "groups") { node, i in
-                streamed.add(node, i, file: file, fileName: fileName, base: files)
-            }
+            (root, streamed, _) = try parseGroups(bytes, file: file, fileName: fileName, base: files, splitTarget: splitTarget)
         } catch {
             throw InputError(file: file, location: error.location, reason: error.reason)
         }
@@ -71,11 +77,20 @@ public enum CollectionDecoder {
     /// with no inherited scripts, and the first error among them in file order (thrown where decoding the
     /// groups in order would throw it: after the collection's own fields before `groups`, and only when the
     /// text has no syntax error, which the parser finds first).
-    private struct StreamedGroups {
+    struct StreamedGroups: Sendable {
         var groups: [RequestGroup] = []
         var error: InputError?
         /// How many elements the parser handed over.
         var count = 0
+
+        /// Adds the groups that follow these in the file (decoded by another parser from there on): their
+        /// error counts only when these have none, as when decoding in order.
+        mutating func append(_ later: StreamedGroups) {
+            count += later.count
+            guard error == nil else { return }
+            error = later.error
+            groups += later.groups
+        }
 
         mutating func add(_ node: consuming JSONNode, _ i: Int, file: String, fileName: String, base: FileScope) {
             count += 1
