@@ -90,6 +90,8 @@ enum RunCommand {
         }
         defer { HTTPExecutor.awaitPreparation() }
         let rules = try CompatOption.rules(arguments, command.spec)
+        let early = RunScripting.startEarly(arguments, limits: scriptLimits)
+        defer { early?.finish() }
         // Only --expanded and --all need every collection: NAME... runs from those that load.
         let context = try WorkspaceContext.load(arguments, keepingBroken: !arguments.positionals.isEmpty,
                                                 scriptsNotice: arguments.flag("--dry-run") ? .preRequestOnly : nil)
@@ -130,7 +132,7 @@ enum RunCommand {
         try ShardOptions.apply(arguments, &references, &selection, environment: environment, overrides: overrides, context, command: command.spec)
         let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
         // Before older records are pruned: a sandbox that cannot start loses nothing.
-        let scripting = try RunScripting.sandbox(for: references, limits: scriptLimits, preRequestOnly: arguments.flag("--dry-run"))
+        let scripting = try RunScripting.sandbox(for: references, limits: scriptLimits, preRequestOnly: arguments.flag("--dry-run"), early: early)
         if arguments.flag("--dry-run") {
             var planned = RunConfiguration(selection: selection, environment: environment, overrides: overrides,
                                            processEnvironment: processEnvironment, showSecrets: arguments.flag("--show-secrets"))

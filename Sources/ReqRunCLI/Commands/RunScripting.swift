@@ -1,6 +1,7 @@
 import Foundation
 import PostmanSandbox
 import ReqRunKit
+import Synchronization
 
 /// `run`'s Postman scripts: the sandbox is made (and JavaScriptCore loaded) only when a selected request
 /// has a script, so script-free runs start as fast as before (README, "Postman scripts").
@@ -58,12 +59,30 @@ enum RunScripting {
     /// - Throws: `SandboxError` when JavaScriptCore or chai is missing.
     /// The requests are asked where they are (`RequestSelection.containsRequest`), without making a reference to
     /// each: that walk was 3 % of `run --all --dry-run` on 100,000 requests (callgrind).
-    static func sandbox(for references: RequestSelection, limits: Limits, preRequestOnly: Bool) throws -> RequestScripting? {
+    /// - Parameter early: the sandbox `startEarly` started, taken (waited for) when a selected request has a script.
+    static func sandbox(for references: RequestSelection, limits: Limits, preRequestOnly: Bool, early: EarlySandbox? = nil) throws -> RequestScripting? {
         guard references.containsRequest(where: { $0.eventScripts.contains { !preRequestOnly || $0.event == .prerequest } }) else {
             return nil
         }
         endsTheProcessWhenAScriptCannotBeStopped()
+        if let made = early?.take() { return try made.get() }
         return try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
+    }
+
+    /// For `run --all` (not `--dry-run`, not `--shard`), before the collections load: the sandbox is then made on
+    /// a thread of its own from the moment the load decodes a Postman script (`ScriptLoadSignal`), so JavaScriptCore's
+    /// and chai's start (25–45 ms) overlaps the rest of the load and the selection. Such a run selects every
+    /// request, so a collection with a script means a selected request with one (`--max-requests` aside); any
+    /// other run makes its sandbox once its selection is known, as before. The run still waits for the start
+    /// before anything is sent or saved (`sandbox(for:)`), so a missing JavaScriptCore or chai fails it as before.
+    /// The caller calls `finish()` before the process exits, whatever happened: exiting while JavaScriptCore
+    /// starts on another thread is not safe.
+    static func startEarly(_ arguments: ParsedArguments, limits: Limits) -> EarlySandbox? {
+        guard arguments.flag("--all"), !arguments.flag("--dry-run"), arguments.value("--shard") == nil else { return nil }
+        let early = EarlySandbox(limits: limits)
+        endsTheProcessWhenAScriptCannotBeStopped()
+        ScriptLoadSignal.onFirstScript { early.start() }
+        return early
     }
 
     /// `run` and `send`: a script that outlives what `--script-timeout` and `--script-memory` can stop (an
@@ -90,6 +109,51 @@ extension RunScripting {
         }
         guard collections.contains(where: { $0.groups.contains(where: hasScripts) }) else { return nil }
         return LazySandbox { try PostmanSandbox(timeLimit: limits.time, memoryLimit: limits.memory) }
+    }
+}
+
+/// The sandbox of `RunScripting.startEarly`: made on a thread of its own once `start()` is called.
+final class EarlySandbox: Sendable {
+    /// `CollectionSandboxes` is used by one thread at a time: the one that makes it, then (after `made`'s lock
+    /// and the group's wait) the run's. JavaScriptCore's C API takes the context group's lock in each call;
+    /// a group made with `JSContextGroupCreate` has its own atom table, not the making thread's.
+    private struct Made: @unchecked Sendable { var result: Result<CollectionSandboxes, SandboxError> }
+
+    private let limits: RunScripting.Limits
+    private let group = DispatchGroup()
+    private let made = Mutex<Made?>(nil)
+
+    init(limits: RunScripting.Limits) { self.limits = limits }
+
+    /// Starts making the sandbox (once: from `ScriptLoadSignal`'s handler).
+    func start() {
+        group.enter()
+        // A thread of its own, with the main thread's stack size: chai's evaluation runs on it (JavaScriptCore
+        // takes its stack limit from the thread it runs on).
+        let thread = Thread { [self] in
+            let result = Result { () throws(SandboxError) in
+                try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
+            }
+            made.withLock { $0 = Made(result: result) }
+            group.leave()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// The sandbox made, or why it could not be, after waiting for it; nil when it was not started.
+    func take() -> Result<CollectionSandboxes, SandboxError>? {
+        group.wait()
+        return made.withLock { made in
+            defer { made = nil }
+            return made?.result
+        }
+    }
+
+    /// Waits for a start still running and drops the handler of one not yet started.
+    func finish() {
+        ScriptLoadSignal.cancel()
+        group.wait()
     }
 }
 

@@ -45,6 +45,7 @@ enum PostmanScripts {
             warnings.scripts[listen, default: 0] += 1
             if let event = Script.Event(rawValue: listen) {
                 found.scripts.append(Script(event: event, source: lines.map(\.text).joined(separator: "\n"), file: reader.file, fieldPath: path))
+                ScriptLoadSignal.scriptLoaded()
             }
             if !found.events.contains(listen) { found.events.append(listen) }
         }
