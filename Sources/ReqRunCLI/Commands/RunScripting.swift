@@ -65,8 +65,11 @@ enum RunScripting {
             return nil
         }
         endsTheProcessWhenAScriptCannotBeStopped()
-        if let made = early?.take() { return try made.get() }
-        return try CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
+        let made = try early?.take()?.get() ?? CollectionSandboxes(timeLimit: limits.time, memoryLimit: limits.memory)
+        // Its contexts are freed by the exit: releasing the last one tears JavaScriptCore's heap down, 5–8 ms
+        // at the end of every scripted run (`JSC_logGC=1`: "shutdown").
+        ProcessLifetime.keepUntilExit(made)
+        return made
     }
 
     /// For `run --all` (not `--dry-run`, not `--shard`), before the collections load: the sandbox is then made on
@@ -154,6 +157,8 @@ final class EarlySandbox: Sendable {
     func finish() {
         ScriptLoadSignal.cancel()
         group.wait()
+        // A sandbox no request used is freed by the exit, as the run's are (`RunScripting.sandbox(for:)`).
+        ProcessLifetime.keepUntilExit(self)
     }
 }
 
