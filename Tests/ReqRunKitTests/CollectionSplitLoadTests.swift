@@ -8,18 +8,25 @@ import Testing
 struct CollectionSplitLoadTests {
     private let scope = FileScope(base: FileManager.default.currentDirectoryPath, roots: .none)
 
-    private func decode(_ text: String, splitAt target: Int?) -> Result<RequestCollection, InputError> {
+    /// Split at `target` (the calling thread waiting for the scan, so that the split is tried however fast the
+    /// threads run), the second thread giving up the rest after `takeOver` elements when given, else parsing to
+    /// the end.
+    private func split(_ target: Int?, takeOver: Int? = nil) -> CollectionDecoder.Split? {
+        target.map { CollectionDecoder.Split(target: $0, waitsForTheScan: true, pausesAfter: takeOver ?? .max) }
+    }
+
+    private func decode(_ text: String, splitAt target: Int?, takeOver: Int? = nil) -> Result<RequestCollection, InputError> {
         do throws(InputError) {
             return .success(try CollectionDecoder.decode(Array(text.utf8), file: "collections/x.json", fileName: "x.json",
-                                                         files: scope, splitTarget: target))
+                                                         files: scope, split: split(target, takeOver: takeOver)))
         } catch {
             return .failure(error)
         }
     }
 
-    private func outcome(_ text: String, splitAt target: Int) throws -> CollectionDecoder.SplitOutcome {
+    private func outcome(_ text: String, splitAt target: Int, takeOver: Int? = nil) throws -> CollectionDecoder.SplitOutcome {
         try CollectionDecoder.parseGroups(Array(text.utf8), file: "collections/x.json", fileName: "x.json", base: scope,
-                                          splitTarget: target).outcome
+                                          split: split(target, takeOver: takeOver)).outcome
     }
 
     /// The byte offset of the comma before the first `needle` of `text`: splitting there starts the second
@@ -57,6 +64,12 @@ struct CollectionSplitLoadTests {
             if target % 5 == 0, try outcome(mixed, splitAt: target) == .handedOver { handedOver += 1 }
         }
         #expect(handedOver > 0)
+        // As the decoder splits a large file: the threads meet wherever their speeds take them.
+        for target in 0...mixed.utf8.count {
+            let free = try CollectionDecoder.decode(Array(mixed.utf8), file: "collections/x.json", fileName: "x.json", files: scope,
+                                                    split: CollectionDecoder.Split(target: target))
+            #expect(.success(free) == one, "split at \(target)")
+        }
         #expect(try outcome(mixed, splitAt: 0) == .handedOver)
         // After the last group's comma there is no place to split at.
         #expect(try outcome(mixed, splitAt: try commaBefore("{\"name\": \"g4\"", in: mixed) + 1) == .discarded)
@@ -69,10 +82,10 @@ struct CollectionSplitLoadTests {
         #expect(try outcome(text, splitAt: 0) == .handedOver)
     }
 
-    /// The error of `text` split at the comma before group `h` (the second thread's first group), checked to
-    /// be the error of one thread.
-    private func errorSplitBeforeH(_ text: String) throws -> InputError {
-        let error = decode(text, splitAt: try commaBefore("{\"name\": \"h\"", in: text))
+    /// The error of `text` split at the comma before group `h` (the second thread's first group), the second
+    /// thread giving up the rest after `takeOver` groups when given, checked to be the error of one thread.
+    private func errorSplitBeforeH(_ text: String, takeOver: Int? = nil) throws -> InputError {
+        let error = decode(text, splitAt: try commaBefore("{\"name\": \"h\"", in: text), takeOver: takeOver)
         #expect(error == decode(text, splitAt: nil))
         guard case .failure(let failure) = error else { throw InputError(file: "", location: nil, reason: "no error") }
         return failure
@@ -106,6 +119,93 @@ struct CollectionSplitLoadTests {
         #expect(try outcome(text, splitAt: try commaBefore("{\"name\": \"h\"", in: text)) == .handedOver)
         #expect(try errorSplitBeforeH(text).description
                 == "collections/x.json:4:13: groups[2].requests[1].url: expected a string, found a number")
+    }
+
+    /// The second thread stopped at each of its group boundaries and the calling thread parsing and decoding
+    /// the rest from there: the same collection as one thread's, for every target.
+    @Test func aTakeOverAtEachGroupBoundaryIsTheSameAsOnOneThread() throws {
+        let one = decode(mixed, splitAt: nil)
+        guard case .success = one else { Issue.record("\(one)"); return }
+        // Every place (the place changes only at the array's commas) and every element of the second thread's.
+        for takeOver in 0...5 {
+            for target in stride(from: 0, through: mixed.utf8.count, by: 7) {
+                #expect(decode(mixed, splitAt: target, takeOver: takeOver) == one, "split at \(target), taken over after \(takeOver)")
+            }
+        }
+        // From the first place (before g1), the second thread has four groups: taken over after 0 to 3 of them.
+        for takeOver in 0...3 { #expect(try outcome(mixed, splitAt: 0, takeOver: takeOver) == .takenOver, "after \(takeOver)") }
+        #expect(try outcome(mixed, splitAt: 0, takeOver: 4) == .handedOver)
+        let beforeG4 = try commaBefore("{\"name\": \"g4\"", in: mixed)
+        #expect(try outcome(mixed, splitAt: beforeG4, takeOver: 0) == .takenOver)
+        #expect(decode(mixed, splitAt: beforeG4, takeOver: 0) == one)
+    }
+
+    /// The error of groups h, i and j, the second thread's from the comma before h, given up after `takeOver`
+    /// of them, checked to be the error of one thread; `syntax`: a syntax error, thrown by the parse.
+    private func errorTakenOver(_ text: String, after takeOver: Int, syntax: Bool = false) throws -> InputError {
+        let target = try commaBefore("{\"name\": \"h\"", in: text)
+        if syntax {
+            #expect(throws: JSONSyntaxError.self) { try outcome(text, splitAt: target, takeOver: takeOver) }
+        } else {
+            #expect(try outcome(text, splitAt: target, takeOver: takeOver) == .takenOver)
+        }
+        return try errorSplitBeforeH(text, takeOver: takeOver)
+    }
+
+    @Test func errorsInTheTakenOverPartAreThoseOfOneThread() throws {
+        // A field error in j, which the calling thread decodes after the second thread gave up after h or i.
+        let field = """
+            {"name": "c", "groups": [{"name": "g", "requests": [{"url": "u"}]},
+              {"name": "h"}, {"name": "i", "requests": [{"url": "v"}]},
+              {"name": "j", "requests": [{"url": "w"},
+                {"url": 2}]}], "id": "x"}
+            """
+        for takeOver in 0...2 {
+            #expect(try errorTakenOver(field, after: takeOver).description
+                    == "collections/x.json:4:13: groups[3].requests[1].url: expected a string, found a number")
+        }
+        // A syntax error there after a field error in the first part: the syntax error.
+        let syntax = """
+            {"name": "c", "groups": [{"name": "g", "requests": [{"url": 1}]},
+              {"name": "h"}, {"name": "i"},
+              {"name": "j", "requests": [{"url": "w",}]}]}
+            """
+        for takeOver in 0...2 {
+            #expect(try errorTakenOver(syntax, after: takeOver, syntax: true).description
+                    == "collections/x.json:3:42: expected a string key, found character '}'")
+        }
+        // After the array: a member of the root that is not valid, and text after the root.
+        let after = #"{"name": "c", "groups": [{"name": "g"}, {"name": "h"}, {"name": "i"}, {"name": "j"}], "id": 1 2}"#
+        #expect(try errorTakenOver(after, after: 1, syntax: true).description == "collections/x.json:1:95: expected ',' or '}' after an object member, found character '2'")
+    }
+
+    @Test func errorsInThePartTheSecondThreadFinishedAreThoseOfOneThread() throws {
+        // A field error in h, which the second thread decoded before it gave up the rest.
+        let field = """
+            {"name": "c", "groups": [{"name": "g", "requests": [{"url": "u"}]},
+              {"name": "h", "requests": [{"url": 2}]}, {"name": "i", "requests": [{"url": 3}]},
+              {"name": "j"}]}
+            """
+        for takeOver in 1...2 {
+            #expect(try errorTakenOver(field, after: takeOver).fieldPath == "groups[1].requests[0].url")
+        }
+        // A field error in the first part too: the first part's.
+        let both = field.replacingOccurrences(of: #"[{"url": "u"}]"#, with: #"[{"url": 1}]"#)
+        #expect(try errorTakenOver(both, after: 2).fieldPath == "groups[0].requests[0].url")
+        // The field error in h, a syntax error in j (taken over): the syntax error.
+        let syntax = field.replacingOccurrences(of: #"{"name": "j"}"#, with: #"{"name": "j",}"#)
+        #expect(try errorTakenOver(syntax, after: 2, syntax: true).description == "collections/x.json:3:16: expected a string key, found character '}'")
+    }
+
+    /// A second thread that has not found its place when the calling thread comes to the target (it had no
+    /// core): the calling thread does not wait for it and parses on alone.
+    @Test func aScanNotOverAtTheTargetIsNotWaitedFor() throws {
+        let bytes = Array(mixed.utf8)
+        let held = CollectionDecoder.Split(target: 0, holdsTheScan: true)
+        let parsed = try CollectionDecoder.parseGroups(bytes, file: "collections/x.json", fileName: "x.json", base: scope, split: held)
+        #expect(parsed.outcome == .discarded)
+        #expect(decode(mixed, splitAt: nil) == .success(try CollectionDecoder.decode(bytes, file: "collections/x.json", fileName: "x.json",
+                                                                                      files: scope, split: held)))
     }
 
     @Test func aSplitNotAtTheStreamedArrayIsDiscarded() throws {

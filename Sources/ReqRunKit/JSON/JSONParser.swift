@@ -31,10 +31,19 @@ public struct JSONParser: ~Copyable {
     private var streamedKey: String?
     private var sink: ((consuming JSONNode, Int) -> Void)?
     /// Asked at the start of each streamed element but the first (see `parse(_:streamingElementsOf:to:handover:)`).
-    private var handover: ((JSONSplitPoint) -> [JSONNode.Member]?)?
+    private var handover: ((JSONSplitPoint) -> Handover?)?
     /// The root's members after the streamed array, once `handover` answered with them (an empty array from
     /// `parseRest`'s `stop`); the parse ends there.
     private var tail: [JSONNode.Member]?
+
+    /// What another parser did from a streamed element on (`parse(_:streamingElementsOf:to:handover:)`).
+    enum Handover {
+        /// It parsed the rest of the text: these are the root's members after the streamed array.
+        case rest([JSONNode.Member])
+        /// It parsed the elements up to this place (each to its own sink), and stopped there: the parse goes on
+        /// from it, with its state.
+        case resume(at: JSONSplitPoint)
+    }
 
     /// Parses one JSON text (a single value with optional surrounding white space), in UTF-8, or in UTF-16
     /// with a byte order mark (`UTF16Text`).
@@ -74,12 +83,15 @@ public struct JSONParser: ~Copyable {
     }
 
     /// `parse(_:streamingElementsOf:to:)` on the text's UTF-8 bytes, which may also stop at the start of a streamed
-    /// element: `handover` is asked at each one but the first, with the parser's place and state there; when it
-    /// answers with members (those another parser read from there on, `parseRest`), the parse stops: the array
-    /// ends there, the root object ends with those members, and the text is taken as checked to its end.
+    /// element or skip elements: `handover` is asked at each one but the first, with the parser's place and state
+    /// there. When it answers `.rest` (the members another parser read from there on, `parseRest`), the parse
+    /// stops: the array ends there, the root object ends with those members, and the text is taken as checked to
+    /// its end. When it answers `.resume(at:)` (another parser read the elements up to that place), the parse goes
+    /// on from that place as if it had read them, with that element index, line and line start; `handover` is
+    /// asked again at the next elements.
     /// - Throws: `JSONSyntaxError` naming line and column of the first problem before the parse stopped.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streamingElementsOf key: String, to sink: (consuming JSONNode, Int) -> Void,
-                      handover: (JSONSplitPoint) -> [JSONNode.Member]?) throws(JSONSyntaxError) -> JSONNode {
+                      handover: (JSONSplitPoint) -> Handover?) throws(JSONSyntaxError) -> JSONNode {
         try withoutActuallyEscaping(sink) { sink throws(JSONSyntaxError) in
             try withoutActuallyEscaping(handover) { handover throws(JSONSyntaxError) in
                 var parser = JSONParser(bytes: bytes)
@@ -94,11 +106,12 @@ public struct JSONParser: ~Copyable {
     /// The rest of a text from `point` on, as the streaming parse that reached `point` would parse it: the
     /// streamed array's elements from `point.element` on (each to `sink`), the root object's members after
     /// the array, and the end of the text. Line and column numbers are those of the whole text.
-    /// - Parameter stop: asked before each element; true stops the parse (the result is then nil).
+    /// - Parameter stop: asked before each element (`point`'s first), with the place and state there; true stops
+    ///   the parse before that element (the result is then nil).
     /// - Returns: the root's members after the streamed array, nil when stopped.
     /// - Throws: `JSONSyntaxError` for the first problem from `point` on.
     static func parseRest(_ bytes: UnsafeBufferPointer<UInt8>, from point: JSONSplitPoint, to sink: (consuming JSONNode, Int) -> Void,
-                          stop: () -> Bool) throws(JSONSyntaxError) -> [JSONNode.Member]? {
+                          stop: (JSONSplitPoint) -> Bool) throws(JSONSyntaxError) -> [JSONNode.Member]? {
         try withoutActuallyEscaping(sink) { sink throws(JSONSyntaxError) in
             try withoutActuallyEscaping(stop) { stop throws(JSONSyntaxError) in
                 var parser = JSONParser(bytes: bytes)
@@ -107,7 +120,7 @@ public struct JSONParser: ~Copyable {
                 parser.lineStart = point.lineStart
                 parser.depth = 2  // the root object and its array
                 parser.sink = sink
-                parser.handover = { _ in stop() ? [] : nil }
+                parser.handover = { stop($0) ? .rest([]) : nil }
                 _ = try parser.parseElements(from: 0, streamed: true, element: point.element)
                 if parser.tail != nil { return nil }
                 parser.depth = 1
@@ -278,9 +291,17 @@ public struct JSONParser: ~Copyable {
             skipWhitespace()
             if streamed {
                 if element > 0, let handover,
-                   let tail = handover(JSONSplitPoint(offset: index, element: element, line: line, lineStart: lineStart)) {
-                    self.tail = tail
-                    return .array([])
+                   let answer = handover(JSONSplitPoint(offset: index, element: element, line: line, lineStart: lineStart)) {
+                    switch answer {
+                    case .rest(let tail):
+                        self.tail = tail
+                        return .array([])
+                    case .resume(let place):
+                        index = place.offset
+                        line = place.line
+                        lineStart = place.lineStart
+                        element = place.element
+                    }
                 }
                 sink!(try parseValue(), element)
                 element += 1

@@ -21,20 +21,20 @@ public enum CollectionDecoder {
     ///   field, or a body file outside the roots.
     public static func decode(_ bytes: [UInt8], file: String, fileName: String,
                               files: FileScope = FileScope(base: FileManager.default.currentDirectoryPath, roots: .none)) throws(InputError) -> RequestCollection {
-        try decode(bytes, file: file, fileName: fileName, files: files, splitTarget: splitTarget(size: bytes.count))
+        try decode(bytes, file: file, fileName: fileName, files: files, split: splitTarget(size: bytes.count).map { Split(target: $0) })
     }
 
     /// `decode(_:file:fileName:files:)`, the second part of the text parsed on another thread from the first
-    /// element start of the root's `groups` array at or after byte `splitTarget` (nil: one thread; see
+    /// element start of the root's `groups` array at or after byte `split.target` (nil: one thread; see
     /// `parseGroups`).
     static func decode(_ bytes: [UInt8], file: String, fileName: String, files: FileScope,
-                       splitTarget: Int?) throws(InputError) -> RequestCollection {
+                       split: Split?) throws(InputError) -> RequestCollection {
         // The top-level groups are decoded as the parser finishes each one, and its subtree freed, so the
         // whole tree is never held: its memory (about 360 bytes a request) is reused from group to group.
         let root: JSONNode
         let streamed: StreamedGroups
         do {
-            (root, streamed, _) = try parseGroups(bytes, file: file, fileName: fileName, base: files, splitTarget: splitTarget)
+            (root, streamed, _) = try parseGroups(bytes, file: file, fileName: fileName, base: files, split: split)
         } catch {
             throw InputError(file: file, location: error.location, reason: error.reason)
         }
