@@ -126,6 +126,29 @@ import Testing
         }
     }
 
+    /// On one thread (`writeJSON(_:threads:chunkSize:to:)` with one thread, or a selection of one chunk), the bytes of
+    /// `writeJSON(_:to:)`, an empty selection's `[`, two line feeds and `]` included.
+    @Test func oneThreadWritesTheBytesOfTheArray() throws {
+        let requests = Self.kinds.map(\.0)
+        for collections in [[], [RequestCollection(name: "C", file: "c.json", variables: Self.base,
+                                                   groups: [RequestGroup(id: UUID(), name: "g", requests: requests)])]] {
+            let all = selection(collections)
+            var one = DryRunEntry.Planner(configuration: configuration())
+            var expected: [UInt8] = []
+            var w = JSONWriter(bufferSize: 256, encoderLayout: true) { expected.append(contentsOf: $0) }
+            let failedOne = one.writeJSON(all, to: &w)
+            w.finishToSink()
+            for threads in [1, 2] {
+                var planner = DryRunEntry.Planner(configuration: configuration())
+                var out: [UInt8] = []
+                let failed = planner.writeJSON(all, threads: threads) { out.append(contentsOf: $0) }
+                #expect(out == expected && failed == failedOne, "\(String(decoding: out, as: UTF8.self))")
+            }
+        }
+        #expect(String(decoding: { var out: [UInt8] = []; var p = DryRunEntry.Planner(configuration: configuration())
+            _ = p.writeJSON(selection([]), threads: 1) { out.append(contentsOf: $0) }; return out }(), as: UTF8.self) == "[\n\n]\n")
+    }
+
     /// `RequestSelection.requests(at:)`: the stretch holding a position, from it on, read where it is; nil for a
     /// selection of references.
     @Test func aStretchIsReadFromAnyOfItsPositions() throws {
