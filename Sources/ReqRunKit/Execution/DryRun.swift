@@ -107,6 +107,20 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             }
         }
 
+        /// Without scripts, the scope of `reference`'s group (`layers` its file layers) and its secret values: made
+        /// once for the group (`lastScope`).
+        mutating func groupScope(_ reference: RequestReference, _ layers: [VariableLayer]) -> (VariableScope, [String]) {
+            // The group compared in place: `if let last = lastScope` copied the tuple (its scope and secrets) first.
+            if lastScope?.group == reference.groups.last!.id { return (lastScope!.scope, lastScope!.secrets) }
+            // Without scripts nothing changes a scope during a dry run (nothing is sent, captured or run): the
+            // group's requests reuse the values of its plain references (`cachingPlainReferences`).
+            let scope = Runner.scope(fileLayers: layers, configuration, captured: captured, scripts: nil,
+                                     collectionKey: reference.collectionIndex).cachingPlainReferences()
+            let secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
+            lastScope = (reference.groups.last!.id, scope, secrets)
+            return (scope, secrets)
+        }
+
         /// What the next request in list order comes to: its entry, or, with `allowingPrepared`, when the entry
         /// would be the prepared request as it is (no script output, no `{{…}}` sent as text, nothing masked, no
         /// credential field), the prepared request, which `writeJSON` writes without making the entry.
@@ -121,15 +135,11 @@ public struct DryRunEntry: Codable, Sendable, Equatable {
             }
             var scope: VariableScope
             var secrets: [String]
-            // The group compared in place: `if let last = lastScope` copied the tuple (its scope and secrets) first.
-            if scripting == nil, lastScope?.group == reference.groups.last!.id {
-                (scope, secrets) = (lastScope!.scope, lastScope!.secrets)
+            if scripting == nil {
+                (scope, secrets) = groupScope(reference, layers)
             } else {
-                // Without scripts nothing changes a scope during a dry run (nothing is sent, captured or run): the
-                // group's requests reuse the values of its plain references (`cachingPlainReferences`).
-                scope = scripting == nil ? currentScope().cachingPlainReferences() : currentScope()
+                scope = currentScope()
                 secrets = scope.secretValues() + configuration.options.clientCertificatePassphrases
-                if scripting == nil { lastScope = (reference.groups.last!.id, scope, secrets) }
             }
             // Without scripting, the request's scripts are not looked at (a filtered array a request).
             if let scripting, case let preRequestScripts = reference.request.eventScripts.filter({ $0.event == .prerequest }),

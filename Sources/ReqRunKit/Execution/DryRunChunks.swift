@@ -118,14 +118,21 @@ extension DryRunEntry.Planner {
 
     /// `writeJSON(_:to:)` to `sink` with a writer in `encoderLayout`, the final line feed included: the same bytes,
     /// planned on `threads` threads (this one and `threads - 1` others, see `DryRunChunks`) when there are no
-    /// scripts and more than one chunk; else on this one. `sink` is called on this thread only, in order.
+    /// scripts and more than one chunk; else on this one, by `writeElements` as well. `sink` is called on this thread
+    /// only, in order.
     /// - Returns: how many could not be prepared (skipped schemes are not counted).
     public mutating func writeJSON(_ references: RequestSelection, threads: Int, chunkSize: Int = chunkSize,
                                    to sink: @escaping (UnsafeRawBufferPointer) -> Void) -> Int {
+        let open: StaticString = "["
         guard scripting == nil, threads > 1, references.count > chunkSize else {
-            var w = JSONWriter(encoderLayout: true, sink: sink)
-            let failed = writeJSON(references, to: &w)
-            w.finishToSink()
+            // On this thread, the elements as the chunks write them (`writeElements`: requests read in place and written
+            // without being prepared where they can be), between the bytes of the array's ends: those of `writeJSON(_:to:)`.
+            sink(UnsafeRawBufferPointer(start: open.utf8Start, count: 1))
+            var w = JSONWriter(encoderLayout: true, elementsAtDepth: 1, sink: sink)
+            let failed = writeElements(references, 0..<references.count, to: &w).failed
+            w.flushToSink()
+            let close: StaticString = references.isEmpty ? "\n\n]\n" : "\n]\n"
+            sink(UnsafeRawBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount))
             return failed
         }
         let chunks = DryRunChunks(references, configuration, chunkSize: chunkSize, threads: threads)
@@ -138,7 +145,6 @@ extension DryRunEntry.Planner {
             if wroteAny { sink(UnsafeRawBufferPointer(start: comma.utf8Start, count: 1)) }
             wroteAny = true
         }
-        let open: StaticString = "["
         sink(UnsafeRawBufferPointer(start: open.utf8Start, count: 1))
         while let chunk = chunks.next(&planner) {
             failed += chunk.failed

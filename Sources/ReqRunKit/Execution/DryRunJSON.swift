@@ -115,20 +115,31 @@ struct DryRunFragments {
     mutating func write(_ w: inout JSONWriter, _ reference: RequestReference, name: String, method: String,
                         _ prepared: PreparedRequest, userAgent: HeaderField?) -> Bool {
         guard prepared.body == nil, prepared.transferAuth == nil, w.openContainers == 1 else { return false }
+        begin(&w, reference, index: reference.index, name: name, method: method, headers: prepared.headers, addedHeader: userAgent)
+        w.string(prepared.url)
+        end(&w)
+        return true
+    }
+
+    /// The entry of a request of `reference`'s group, at list index `index`, up to its URL's value: the fragments
+    /// (made again when the group, the method or the header fields are not those they were made for), the index and
+    /// the name. The URL's value and `end` follow; `w` is in `encoderLayout` with one container open.
+    mutating func begin(_ w: inout JSONWriter, _ reference: RequestReference, index: Int, name: String, method: String,
+                        headers: [HeaderField], addedHeader: HeaderField?) {
         let group = reference.groups.last!.id
         if self.group != group || !Self.same(self.method, method)
-            || !Self.same(headers, prepared.headers) || !Self.same(addedHeader, userAgent) {
-            self = Self(reference, method: method, headers: prepared.headers, addedHeader: userAgent)
+            || !Self.same(self.headers, headers) || !Self.same(self.addedHeader, addedHeader) {
+            self = Self(reference, method: method, headers: headers, addedHeader: addedHeader)
         }
         w.raw(head)
-        w.int(reference.index)
+        w.int(index)
         w.raw(middle)
         w.string(name)
         w.raw(Self.urlKey)
-        w.string(prepared.url)
-        w.raw(Self.close)
-        return true
     }
+
+    /// The line that closes an entry `begin` started, after its URL's value.
+    func end(_ w: inout JSONWriter) { w.raw(Self.close) }
 
     /// The fragments of the entries of `reference`'s group with these header fields and method.
     private init(_ reference: RequestReference, method: String, headers: [HeaderField], addedHeader: HeaderField?) {
@@ -199,21 +210,112 @@ extension DryRunEntry.Planner {
     /// `JSONWriter.init(bufferSize:encoderLayout:elementsAtDepth:sink:)` at depth 1), stopping before the first
     /// request this planner defers (`defersLiteralWarnings`).
     /// - Returns: how many could not be prepared, and where it stopped (`range.upperBound`: after the last).
+    ///
+    /// The requests of a selection's stretches (`RequestSelection.requests(at:)`) are read where they are, in their
+    /// group's array; a request without details nor header fields, of a group that `plainGroup` allows, is written by
+    /// `writePlain` without a reference, a `PreparedRequest` or a `Plan`; any other (or one `writePlain` declines) is
+    /// planned from its reference as before.
     mutating func writeElements(_ references: RequestSelection, _ range: Range<Int>, to w: inout JSONWriter) -> (failed: Int, end: Int) {
         var failed = 0
         // Out of `self` for the loop: the closure below captures it, not the planner.
         var fragments = self.fragments
         self.fragments = DryRunFragments()
         defer { self.fragments = fragments }
-        for position in range {
+        /// The request at `position` planned from its reference; false when it is deferred.
+        func planned(_ position: Int, _ planner: inout Self, _ w: inout JSONWriter) -> Bool {
             let reference = references[position]
-            let plan = plan(reference, allowingPrepared: true)
-            if case .deferred = plan { return (failed, position) }
+            let plan = planner.plan(reference, allowingPrepared: true)
+            if case .deferred = plan { return false }
             // `Self.write`, static: a method of `self` called in the closure copied the planner (its run configuration
             // and caches) for every request.
             w.element { w in if Self.write(plan, reference, &fragments, to: &w) { failed += 1 } }
+            return true
+        }
+        // The group chain whose `plainGroup` was asked last, and its answer.
+        var last: (chain: Int, group: PlainGroup?)?
+        var position = range.lowerBound
+        while position < range.upperBound {
+            guard let stretch = references.requests(at: position) else {
+                guard planned(position, &self, &w) else { return (failed, position) }
+                position += 1
+                continue
+            }
+            if last?.chain != stretch.chain { last = (stretch.chain, plainGroup(references[position])) }
+            let group = last!.group
+            let count = min(stretch.offsets.count, range.upperBound - position)
+            let stop: Int? = stretch.requests.withUnsafeBufferPointer { requests in
+                for k in 0..<count {
+                    // Read in place, through a pointer: `requests[i]` of the array, and then of its buffer, copied the
+                    // request (its fields retained and released, some 300 instructions, callgrind).
+                    if group != nil, Self.writePlain(requests.baseAddress! + stretch.offsets.lowerBound + k, index: stretch.listIndex + k,
+                                                     group.unsafelyUnwrapped, &fragments, to: &w) { continue }
+                    guard planned(position + k, &self, &w) else { return position + k }
+                }
+                return nil
+            }
+            if let stop { return (failed, stop) }
+            position += count
         }
         return (failed, range.upperBound)
+    }
+
+    /// What the requests of one group without details nor header fields share (`writePlain`): the group's scope, a
+    /// reference to one of them for the group's entry fragments, and the `User-Agent` field reqrun adds. A class: as a
+    /// struct, it was copied (its reference and scope retained, then released) for every request (callgrind, some 1,800
+    /// instructions a request).
+    final class PlainGroup {
+        let reference: RequestReference
+        let scope: VariableScope
+        let userAgent: HeaderField?
+
+        init(reference: RequestReference, scope: VariableScope, userAgent: HeaderField?) {
+            self.reference = reference
+            self.scope = scope
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The `PlainGroup` of `reference`'s group, or nil when its requests are planned by `plan` one by one: with
+    /// scripts, an auth the group or its collection gives its requests (other than `none`), or a secret to mask (the
+    /// group's scope's or a client certificate's passphrase).
+    mutating func plainGroup(_ reference: RequestReference) -> PlainGroup? {
+        guard scripting == nil else { return nil }
+        // `effectiveAuth` of a request without its own auth; `none` is applied as nothing (`RequestPreparation.apply`).
+        var auth = reference.collectionAuth
+        for group in reference.groups.reversed() where group.auth != nil {
+            auth = group.auth
+            break
+        }
+        if let auth { guard case .none = auth else { return nil } }
+        let (scope, secrets) = groupScope(reference, fileLayers(reference))
+        guard masker(secrets).masksNothing else { return nil }
+        let value = configuration.options.userAgent
+        return PlainGroup(reference: reference, scope: scope, userAgent: value.isEmpty ? nil : HeaderField(name: "User-Agent", value: value))
+    }
+
+    /// Writes the entry of `request` (list index `index`, of `group`'s group) as an element of `w` and returns true
+    /// when it is the entry `plan(_:allowingPrepared: true)` makes of it, `Plan.prepared` with the URL as substituted:
+    /// the request has no details (`Request.box`: no query, body, auth, scripts…) and no header fields, a method that
+    /// is a token, and a URL that resolves, has a scheme (none is sent as `http://…`), `http` or `https`, every byte
+    /// kept as it is (nothing for `normalize` to encode), no `@` (no user information, whose credentials are secrets
+    /// and which Newman's rules encode) and a host and port that `validate` passes. Else writes nothing and returns
+    /// false, for `plan` (which resolves the URL again, and says why it fails).
+    static func writePlain(_ request: UnsafePointer<Request>, index: Int, _ group: PlainGroup, _ fragments: inout DryRunFragments,
+                           to w: inout JSONWriter) -> Bool {
+        guard request.pointee.box == nil, request.pointee.headers.isEmpty, w.openContainers == 1,
+              RequestPreparation.isToken(request.pointee.method) else { return false }
+        // The strings out of the request for the closure: capturing the request copied it (callgrind).
+        let name = request.pointee.name, method = request.pointee.method
+        return URLSubstitution.withResolvedBytes(request.pointee.url, group.scope) { url in
+            guard let url else { return false }
+            let scan = URLScan(utf8: url)
+            guard scan.schemeEnd != nil, scan.allKept, !scan.hasAt, scan.hasHTTPScheme, URLNormalizer.isValid(utf8: url, scan) else { return false }
+            w.nextElement()
+            fragments.begin(&w, group.reference, index: index, name: name, method: method, headers: [], addedHeader: group.userAgent)
+            w.string(utf8: url)
+            fragments.end(&w)
+            return true
+        }
     }
 
     /// Writes the entry `plan` is (`.entry` or `.prepared`); returns whether the request could not be prepared.

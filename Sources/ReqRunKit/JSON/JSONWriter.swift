@@ -249,6 +249,9 @@ public struct JSONWriter: ~Copyable {
         body(&self)
     }
 
+    /// `element(_:)` without a closure: the separator and indentation of the next element, whose value follows.
+    mutating func nextElement() { nextItem() }
+
     /// Starts a member: `"key": `; the value follows. `key` needs no escaping (it is a literal name).
     ///
     /// In the pretty layouts at most 64 levels deep, the separator, the indentation, the quoted key and the
@@ -294,7 +297,7 @@ public struct JSONWriter: ~Copyable {
 
     /// `string(_:)` of the string whose UTF-8 is `utf8`: when no byte needs escaping (one scan), the quotes and
     /// the bytes go in with one capacity check and one copy.
-    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         if n + 2 <= capacity, let start = utf8.baseAddress {
             var nonASCII = false

@@ -203,10 +203,6 @@ public enum RequestPreparation {
                                          value: try resolve(parameter.value, scope, field: "query[\(i)].value"), to: url)
             }
             // Collections are checked when they load; what scripts make is checked here.
-            // On bytes: token characters are ASCII (a non-ASCII byte is never one), and the scalars cost more.
-            let isToken = { (text: String) in
-                !text.isEmpty && text.allUTF8Bytes { $0 < 0x80 && HTTPSyntax.isTokenCharacter(Unicode.Scalar($0)) }
-            }
             guard isToken(request.method) else { throw .notAToken(request.method, field: nil) }
             var headers: [HeaderField] = []
             for (i, header) in request.headers.enumerated() {
@@ -260,6 +256,12 @@ public enum RequestPreparation {
             if !inHeaders.isEmpty { prepared.secrets += inHeaders }
             return prepared
         }
+    }
+
+    /// Whether `text` is a token (RFC 9110 §5.6.2), as a method and a field name must be. On bytes: token characters
+    /// are ASCII (a non-ASCII byte is never one), and the scalars cost more.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.allUTF8Bytes { $0 < 0x80 && HTTPSyntax.isTokenCharacter(Unicode.Scalar($0)) }
     }
 
     /// The content and the Content-Type it implies (nil: libcurl sets it, with the multipart boundary).

@@ -133,6 +133,12 @@ public enum URLNormalizer {
         if let reason = text.withUTF8({ invalidity(of: $0, url, authority: authority) }) { throw .invalidURL(reason) }
     }
 
+    /// Whether `validate` passes the URL of UTF-8 `utf8` and scan `scan` (its bytes in place, no `String`).
+    static func isValid(utf8: UnsafeBufferPointer<UInt8>, _ scan: URLScan) -> Bool {
+        guard let authority = scan.authority else { return false }
+        return invalidity(of: utf8, "", authority: authority) == nil
+    }
+
     /// Why the URL `url`, of UTF-8 `utf8` and with its authority at `authority`, cannot be sent (`validate`), or nil.
     private static func invalidity(of utf8: UnsafeBufferPointer<UInt8>, _ url: String, authority: Range<Int>) -> String? {
         var hostPort = utf8[authority]
@@ -252,6 +258,11 @@ struct URLScan {
     init(_ url: String) {
         var text = url
         (schemeEnd, authority, allKept, hasForbiddenCharacter, hasAt, hasHTTPScheme) = text.withUTF8(Self.scan)
+    }
+
+    /// The scan of the URL whose UTF-8 is `utf8`.
+    init(utf8: UnsafeBufferPointer<UInt8>) {
+        (schemeEnd, authority, allKept, hasForbiddenCharacter, hasAt, hasHTTPScheme) = Self.scan(utf8)
     }
 
     private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (Int?, Range<Int>?, Bool, Bool, Bool, Bool) {

@@ -44,6 +44,22 @@ enum URLSubstitution {
         return url
     }
 
+    /// The bytes `resolve(template, scope, field: "url")` makes into a `String`, handed to `body` where they are (the
+    /// template's own, or the stack buffer's), or nil when it would throw: for `DryRunEntry.Planner.writePlain`, which
+    /// writes the URL without making its `String` (about 280 instructions a request, and its release) when nothing
+    /// changes it after the substitution. The same resolution as `resolve`, reference by reference.
+    static func withResolvedBytes<R>(_ template: String, _ scope: VariableScope, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard Template.mayHaveReferences(template) else {
+            var text = template  // a copy of a native string shares its storage; withUTF8 reads it in place
+            return text.withUTF8 { body($0) }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Output.stackCapacity) { stack in
+            var output = Output(stack)
+            guard resolve(template, scope, field: "url", into: &output) == nil else { return body(nil) }
+            return output.withBytes { body($0) }
+        }
+    }
+
     /// `resolve(_:_:field:)` into `output`; returns why it failed, or nil.
     private static func resolve(_ template: String, _ scope: VariableScope, field: String, into output: inout Output) -> PreparationFailure? {
         var missing: [String] = []
