@@ -36,58 +36,58 @@ enum SandboxPrelude {
   // within a script. After each script Newman's runtime applies the script's changes to the run's scope as
   // compacted mutations (postman-runtime's event command, postman-collection's MutationTracker with
   // `autoCompact`: the last change of each name, in the order of each name's first change): a name the
-  // script unset and set again is back in its place for the next script. `mutated[name]`: the scope's names
-  // before the script's first change to it, the last change of each name (true: set), whether one removed a
-  // name (only then can the order differ: `settleOrder`).
-  var mutated = {};
-  function mutation(name) {
-    var m = mutated[name];
-    if (m === undefined) m = mutated[name] = { before: Object.keys(state.scopes[name]), last: Object.create(null), removed: false };
-    return m;
+  // script unset and set again is back in its place for the next script. Only a removal can make the two
+  // orders differ, so nothing is kept until a script's first removal from a scope: `removals[name]` then
+  // holds the scope's names at that point (those it had before the script, then those the script added, in
+  // order) and the names first changed after it (`later`); `settleOrder` puts the scope in that order.
+  var removals = null;
+  function removal(name) {
+    if (removals === null) removals = {};
+    var r = removals[name];
+    if (r === undefined) {
+      var keys = Object.keys(state.scopes[name]), known = Object.create(null);
+      for (var i = 0; i < keys.length; i++) known[keys[i]] = true;
+      r = removals[name] = { before: keys, known: known, later: [] };
+    }
+    return r;
+  }
+  function changing(r, key) {
+    if (r.known[key] !== true) { r.known[key] = true; r.later.push(key); }
   }
   function setIn(name, key, value) {
     keepLegacy(name);
     key = String(key);
-    mutation(name).last[key] = true;
+    if (removals !== null && removals[name] !== undefined) changing(removals[name], key);
     state.scopes[name][key] = value;
   }
   function unsetIn(name, key) {
     keepLegacy(name);
-    var m = mutation(name);
-    m.last[String(key)] = false;
-    m.removed = true;
+    changing(removal(name), String(key));
     delete state.scopes[name][key];
   }
-  // `VariableScope.clear` tracks an unset of each name, in the list's order, then empties the list.
+  // (`VariableScope.clear` tracks an unset of each name it has, each already known to `removal`.)
   function clearIn(name) {
     keepLegacy(name);
-    var m = mutation(name), keys = Object.keys(state.scopes[name]);
-    for (var i = 0; i < keys.length; i++) m.last[keys[i]] = false;
-    m.removed = true;
+    removal(name);
     state.scopes[name] = {};
   }
   function putValue(object, key, value) {
     if (key === '__proto__') Object.defineProperty(object, key, { value: value, writable: true, enumerable: true, configurable: true });
     else object[key] = value;
   }
-  // After a script: each scope it removed a name from in the order the compacted mutations leave on the
-  // names it had before (those still there in their places, then the new ones by first change).
+  // After a script: each scope it removed a name from, in the order the compacted mutations leave.
   function settleOrder() {
-    var names = Object.keys(mutated);
+    if (removals === null) return;
+    var names = Object.keys(removals);
     for (var n = 0; n < names.length; n++) {
-      var m = mutated[names[n]], values = state.scopes[names[n]];
-      if (!m.removed) continue;
-      var result = {}, changes = Object.keys(m.last);
-      for (var b = 0; b < m.before.length; b++) {
-        var key = m.before[b];
-        if (m.last[key] !== false && own(values, key)) putValue(result, key, values[key]);
-      }
-      for (var c = 0; c < changes.length; c++) {
-        if (m.last[changes[c]] === true && !own(result, changes[c]) && own(values, changes[c])) putValue(result, changes[c], values[changes[c]]);
+      var r = removals[names[n]], values = state.scopes[names[n]], result = {};
+      for (var b = 0; b < r.before.length; b++) if (own(values, r.before[b])) putValue(result, r.before[b], values[r.before[b]]);
+      for (var l = 0; l < r.later.length; l++) {
+        if (own(values, r.later[l]) && !own(result, r.later[l])) putValue(result, r.later[l], values[r.later[l]]);
       }
       state.scopes[names[n]] = result;
     }
-    mutated = {};
+    removals = null;
   }
 
   // postman-collection's VariableScope: get/set/unset/has/clear/toObject/replaceIn.
@@ -835,7 +835,7 @@ enum SandboxPrelude {
       for (var j = 0; j < jsonKeys.length; j++) held.data[jsonKeys[j]] = JSON.parse(dataJSON[jsonKeys[j]]);
       var info = input.info || heldInfo;
       heldInfo = info;
-      mutated = {};
+      removals = null;
       state = { scopes: held, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
