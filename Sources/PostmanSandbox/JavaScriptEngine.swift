@@ -25,6 +25,11 @@ final class JavaScriptEngine {
     private var lineOffset = 0
     /// `stackText(e)`: a thrown Error's own `stack` text, read without running the script's code (see `place`).
     private var stackText: JSObjectRef?
+    /// Objects taken out of the global object (`takeGlobal`), protected for the run.
+    private var taken: [JSObjectRef] = []
+    /// What a top-level `await` script's rejection is handed to (`__reqrun.rejected`, set by the sandbox once
+    /// it has taken `__reqrun`); nil: the rejection is not reported.
+    var rejected: JSObjectRef?
     /// Decides in the time-limit callback whether a call has run or allocated too much.
     private let watchdog: ScriptWatchdog
     /// Ends the process when a call outlives what `watchdog` can stop (a chain of promise jobs).
@@ -77,6 +82,7 @@ final class JavaScriptEngine {
     deinit {
         monitor.stop()
         if let stackText { api.JSValueUnprotect(context, stackText) }
+        for object in taken { api.JSValueUnprotect(context, object) }
         for function in compiled.values { api.JSValueUnprotect(context, function) }
         for function in natives {
             NativeFunctions.remove(function)
@@ -123,18 +129,22 @@ final class JavaScriptEngine {
     }
 
     /// The function that runs `source` as the body of an async function and hands its rejection to
-    /// `__reqrun.rejected` (`SandboxSendRequest`). The script starts on a line of its own after `lineOffset`
+    /// `rejected` (`__reqrun.rejected`, `SandboxSendRequest`), which it holds in its closure: no global
+    /// names it. The script starts on a line of its own after `lineOffset`
     /// line feeds, as in `JSObjectMakeFunction`'s wrapper, so `failure`'s positions are the script's (line
     /// and column) whichever wrapper it ran in.
     private func compileAsync(_ source: String, name: String) throws(Failure) -> JSObjectRef {
-        let wrapped = "(function () { return (async function () {" + String(repeating: "\n", count: lineOffset) + source
-            + "\n})().then(undefined, function (e) { __reqrun.rejected(e); }); })"
+        let wrapped = "(function (rejected) { return function () { return (async function () {" + String(repeating: "\n", count: lineOffset)
+            + source + "\n})().then(undefined, function (e) { if (typeof rejected === 'function') rejected(e); }); }; })"
         let script = string(wrapped), url = string(name)
         defer { api.JSStringRelease(script); api.JSStringRelease(url) }
         var exception: JSValueRef?
-        let value = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
+        let maker = api.JSEvaluateScript(context, script, nil, url, 1, &exception)
         if let exception { throw failure(exception, compiling: true) }
-        guard let value, api.JSValueIsObject(context, value), let function = api.JSValueToObject(context, value, nil) else {
+        var handler: JSValueRef? = rejected ?? api.JSValueMakeUndefined(context)
+        guard let maker, api.JSValueIsObject(context, maker), let makeFunction = api.JSValueToObject(context, maker, nil),
+              let value = api.JSObjectCallAsFunction(context, makeFunction, nil, 1, &handler, nil), api.JSValueIsObject(context, value),
+              let function = api.JSValueToObject(context, value, nil) else {
             throw Failure(message: "the script did not compile", timedOut: false)
         }
         api.JSValueProtect(context, function)
@@ -182,11 +192,22 @@ final class JavaScriptEngine {
         return jobsStopped
     }
 
-    /// The global function at `path` (`__reqrun.begin`), looked up once by the caller.
-    func globalFunction(_ object: String, _ name: String) -> JSObjectRef? {
+    /// The global object `name` (`__reqrun`, an identifier), taken out of the global object (deleted) and protected for the
+    /// run: what the caller then looks up in it (`function(_:in:)`) no script can reach. Nil when there is
+    /// no such object or it cannot be deleted.
+    func takeGlobal(_ name: String) -> JSObjectRef? {
         let global = api.JSContextGetGlobalObject(context)
-        guard let holder = property(global, object), api.JSValueIsObject(context, holder),
-              let function = property(api.JSValueToObject(context, holder, nil), name), api.JSValueIsObject(context, function) else { return nil }
+        guard let value = property(global, name), api.JSValueIsObject(context, value), let object = api.JSValueToObject(context, value, nil) else { return nil }
+        api.JSValueProtect(context, object)
+        taken.append(object)
+        guard (try? evaluate("delete globalThis.\(name);", name: "reqrun-take.js")) != nil,
+              property(global, name).map({ api.JSValueIsUndefined(context, $0) }) != false else { return nil }
+        return object
+    }
+
+    /// The function `name` of `object` (`begin` of the taken `__reqrun`), looked up once by the caller.
+    func function(_ name: String, in object: JSObjectRef) -> JSObjectRef? {
+        guard let function = property(object, name), api.JSValueIsObject(context, function) else { return nil }
         return api.JSValueToObject(context, function, nil)
     }
 

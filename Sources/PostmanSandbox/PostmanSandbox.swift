@@ -37,9 +37,9 @@ public final class PostmanSandbox: RequestScripting {
 
     /// See `held`.
     private struct Held {
-        /// The scopes in `SandboxInput.scopes`'s names, as text (what `end` gave back, else what was sent).
+        /// The scopes in `SandboxInput.scopes`'s names, as text in order (what `end` gave back, else what was sent).
         static let names = ["globals", "collection", "environment", "local", "groups", "upper"]
-        var scopes: [[String: String]]
+        var scopes: [VariableList]
         var info: (Int, Int)
         /// The response's body as the last `stage` got it ("" without a response or for one with a NUL) and its
         /// header fields (nil: no response): the same again (a server's responses to one request often are, the
@@ -87,14 +87,19 @@ public final class PostmanSandbox: RequestScripting {
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
-        guard let run = engine.globalFunction("__reqrun", "run"), let end = engine.globalFunction("__reqrun", "end") else {
+        // The machinery out of the scripts' reach: no global names it once the sources have loaded (a script that
+        // could read or replace `__reqrun.end` could forge its own results or another event's state).
+        guard let machinery = engine.takeGlobal("__reqrun"), let run = engine.function("run", in: machinery),
+              let end = engine.function("end", in: machinery) else {
             throw .unavailable("the script sandbox did not start: __reqrun is missing")
         }
         (self.run, self.end) = (.init(run), .init(end))
-        guard let after = engine.globalFunction("__reqrun", "after"), let answer = engine.globalFunction("__reqrun", "answer") else {
+        guard let after = engine.function("after", in: machinery), let answer = engine.function("answer", in: machinery),
+              let rejected = engine.function("rejected", in: machinery) else {
             throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
         }
         (self.after, self.answer) = (.init(after), .init(answer))
+        engine.rejected = rejected
     }
 
     /// How many distinct script texts the run's context has compiled so far (each once).
@@ -170,11 +175,15 @@ public final class PostmanSandbox: RequestScripting {
         // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable;
         // with `__defineGetter__` and `__defineSetter__`, the ways to make one of the sandbox's globals an accessor.
         if scripts.contains(where: { $0.source.containsUTF8("defineProp") || $0.source.containsUTF8("__define") }) { input.definesGlobals() }
-        let globalsIn = Self.present(globalsBase, variables.globals, unset: variables.unsetGlobals)
-        let collectionIn = Self.present(collectionBase, variables.collections[context.collectionKey] ?? [:],
-                                        unset: variables.unsetCollections[context.collectionKey] ?? [])
-        let environmentIn = Self.present(environmentBase, variables.environment, unset: variables.unsetEnvironment)
-        let scopes = [globalsIn, collectionIn, environmentIn, variables.local, context.groupValues, context.upperValues]
+        // Each scope in Postman's order (`ScriptVariables.order`): what a script sees of it in `toObject()`.
+        let collectionScope = ScriptVariables.Scope.collection(context.collectionKey)
+        let globalsIn = ScriptVariables.present(globalsBase, variables.globals, unset: variables.unsetGlobals, order: variables.order[.globals])
+        let collectionIn = ScriptVariables.present(collectionBase, variables.collections[context.collectionKey] ?? [:],
+                                                   unset: variables.unsetCollections[context.collectionKey] ?? [], order: variables.order[collectionScope])
+        let environmentIn = ScriptVariables.present(environmentBase, variables.environment, unset: variables.unsetEnvironment,
+                                                    order: variables.order[.environment])
+        let localIn = ScriptVariables.present([:], variables.local, unset: [], order: variables.order[.local])
+        let scopes = [globalsIn, collectionIn, environmentIn, localIn, context.groupValues, context.upperValues]
         input.scopes(Held.names.indices.compactMap { index in
             known?.scopes[index] == scopes[index] ? nil : (Held.names[index], scopes[index])
         })
@@ -250,7 +259,10 @@ public final class PostmanSandbox: RequestScripting {
         (variables.globals, variables.unsetGlobals) = Self.changed(globalsOut, from: globalsBase)
         (variables.collections[context.collectionKey], variables.unsetCollections[context.collectionKey]) = Self.changed(collectionOut, from: collectionBase)
         (variables.environment, variables.unsetEnvironment) = Self.changed(environmentOut, from: environmentBase)
-        if let local = output.scopes["local"] { variables.local = local }
+        for (scope, name) in [(ScriptVariables.Scope.globals, "globals"), (collectionScope, "collection"), (.environment, "environment"), (.local, "local")] {
+            if let values = output.scopes[name] { variables.order[scope] = values.names }
+        }
+        if let local = output.scopes["local"] { variables.local = local.values }
         held = Held(scopes: Held.names.indices.map { output.scopes[Held.names[$0]] ?? scopes[$0] }, info: info, body: sentBody,
                     fields: response?.headers)
         changes = output
@@ -279,18 +291,10 @@ public final class PostmanSandbox: RequestScripting {
         return "\(bytes) bytes"
     }
 
-    /// What a script sees of a scope: the file's values (`base`) without those scripts unset, under the
-    /// values scripts set.
-    private static func present(_ base: [String: String], _ set: [String: String], unset: Set<String>) -> [String: String] {
-        var values = base
-        for name in unset { values[name] = nil }
-        return values.merging(set) { $1 }
-    }
-
     /// A scope as the scripts left it, against the file's values: the values that differ from the file's
     /// (or are not in it), and the file's names that are gone (`unset`, `clear`).
-    private static func changed(_ values: [String: String], from base: [String: String]) -> (set: [String: String], unset: Set<String>) {
-        (values.filter { base[$0.key] != $0.value }, Set(base.keys.filter { values[$0] == nil }))
+    private static func changed(_ values: VariableList, from base: VariableList) -> (set: [String: String], unset: Set<String>) {
+        (values.values.filter { base[$0.key] != $0.value }, Set(base.names.filter { values[$0] == nil }))
     }
 }
 

@@ -91,7 +91,7 @@ struct SandboxInput {
         }
         if !json.isEmpty {
             text += ",\"dataJSON\":"
-            appendObject(json)
+            appendObject(json.lazy.map { (name: $0.key, value: $0.value) })
         }
     }
 
@@ -113,8 +113,8 @@ struct SandboxInput {
         text += "]"
     }
 
-    /// `scopes`, each name → values (those left out: the context keeps what it holds).
-    mutating func scopes(_ scopes: [(String, [String: String])]) {
+    /// `scopes`, each name → values in their order (those left out: the context keeps what it holds).
+    mutating func scopes(_ scopes: [(String, VariableList)]) {
         text += ",\"scopes\":{"
         for (index, (name, values)) in scopes.enumerated() {
             if index > 0 { text += "," }
@@ -125,8 +125,8 @@ struct SandboxInput {
         text += "}"
     }
 
-    /// `{"name": "value", …}`.
-    private mutating func appendObject(_ values: [String: String]) {
+    /// `{"name": "value", …}`, in `values`' order.
+    private mutating func appendObject<Pairs: Sequence>(_ values: Pairs) where Pairs.Element == (name: String, value: String) {
         text += "{"
         for (position, (key, value)) in values.enumerated() {
             if position > 0 { text += "," }

@@ -8,7 +8,8 @@ import ReqRunKit
 struct SandboxOutput {
     var assertions: [ScriptAssertion] = []
     var console: [String] = []
-    var scopes: [String: [String: String]] = [:]
+    /// Each changed scope's values in the order `JSON.stringify` wrote them (the object's, Postman's list order).
+    var scopes: [String: VariableList] = [:]
     /// The pre-request scripts' changes to the request (nil: unchanged).
     var method: String?
     var url: String?
@@ -40,8 +41,7 @@ struct SandboxOutput {
             case "console": console = member.value.elements.compactMap(\.string)
             case "globals", "collection", "environment", "local":
                 guard case .object(let values) = member.value.value else { continue }
-                scopes[member.key] = Dictionary(values.compactMap { value in value.value.string.map { (value.key, $0) } },
-                                                uniquingKeysWith: { $1 })
+                scopes[member.key] = VariableList(values.compactMap { value in value.value.string.map { (value.key, $0) } })
             case "method": method = member.value.string
             case "url": url = member.value.string
             case "body": body = member.value.string

@@ -1,6 +1,7 @@
 /// The JavaScript that builds Postman's sandbox API in the context, evaluated once per run after chai.
 ///
-/// It defines one hidden object, `__reqrun`, that the Swift side drives: `begin(json)` before a request's
+/// It defines one object, `__reqrun`, that the Swift side drives (a global only until the sandbox has
+/// started: `PostmanSandbox.init` takes it out of the global object and keeps it): `begin(json)` before a request's
 /// scripts of one event (the request, the response, the variable scopes), `enter(place)` before each
 /// script, `end()` after them (returns JSON: assertions, console lines, scopes, request changes). Everything
 /// else follows postman-sandbox and chai-postman: `pm.*`, the legacy globals (`tests`, `responseBody`,
@@ -30,14 +31,73 @@ enum SandboxPrelude {
   }
   function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
 
+  // The run's scopes (`pm.environment`, `pm.globals`, `pm.collectionVariables`) keep postman-collection's list
+  // order (a plain object's: a new name last, a name set again in its place, one deleted and set again last)
+  // within a script. After each script Newman's runtime applies the script's changes to the run's scope as
+  // compacted mutations (postman-runtime's event command, postman-collection's MutationTracker with
+  // `autoCompact`: the last change of each name, in the order of each name's first change): a name the
+  // script unset and set again is back in its place for the next script. Only a removal can make the two
+  // orders differ, so nothing is kept until a script's first removal from a scope: `removals[name]` then
+  // holds the scope's names at that point (those it had before the script, then those the script added, in
+  // order) and the names first changed after it (`later`); `settleOrder` puts the scope in that order.
+  var removals = null;
+  function removal(name) {
+    if (removals === null) removals = {};
+    var r = removals[name];
+    if (r === undefined) {
+      var keys = Object.keys(state.scopes[name]), known = Object.create(null);
+      for (var i = 0; i < keys.length; i++) known[keys[i]] = true;
+      r = removals[name] = { before: keys, known: known, later: [] };
+    }
+    return r;
+  }
+  function changing(r, key) {
+    if (r.known[key] !== true) { r.known[key] = true; r.later.push(key); }
+  }
+  function setIn(name, key, value) {
+    keepLegacy(name);
+    key = String(key);
+    if (removals !== null && removals[name] !== undefined) changing(removals[name], key);
+    state.scopes[name][key] = value;
+  }
+  function unsetIn(name, key) {
+    keepLegacy(name);
+    changing(removal(name), String(key));
+    delete state.scopes[name][key];
+  }
+  // (`VariableScope.clear` tracks an unset of each name it has, each already known to `removal`.)
+  function clearIn(name) {
+    keepLegacy(name);
+    removal(name);
+    state.scopes[name] = {};
+  }
+  function putValue(object, key, value) {
+    if (key === '__proto__') Object.defineProperty(object, key, { value: value, writable: true, enumerable: true, configurable: true });
+    else object[key] = value;
+  }
+  // After a script: each scope it removed a name from, in the order the compacted mutations leave.
+  function settleOrder() {
+    if (removals === null) return;
+    var names = Object.keys(removals);
+    for (var n = 0; n < names.length; n++) {
+      var r = removals[names[n]], values = state.scopes[names[n]], result = {};
+      for (var b = 0; b < r.before.length; b++) if (own(values, r.before[b])) putValue(result, r.before[b], values[r.before[b]]);
+      for (var l = 0; l < r.later.length; l++) {
+        if (own(values, r.later[l]) && !own(result, r.later[l])) putValue(result, r.later[l], values[r.later[l]]);
+      }
+      state.scopes[names[n]] = result;
+    }
+    removals = null;
+  }
+
   // postman-collection's VariableScope: get/set/unset/has/clear/toObject/replaceIn.
   function scopeMethods(name) {
     return {
       get: function (key) { var v = state.scopes[name]; return own(v, key) ? v[key] : undefined; },
-      set: function (key, value) { keepLegacy(name); state.scopes[name][String(key)] = value; },
-      unset: function (key) { keepLegacy(name); delete state.scopes[name][key]; },
+      set: function (key, value) { setIn(name, key, value); },
+      unset: function (key) { unsetIn(name, key); },
       has: function (key) { return own(state.scopes[name], key); },
-      clear: function () { keepLegacy(name); state.scopes[name] = {}; },
+      clear: function () { clearIn(name); },
       toObject: function () { return Object.assign({}, state.scopes[name]); },
       replaceIn: function (template) { return replaceIn(template); }
     };
@@ -464,14 +524,14 @@ enum SandboxPrelude {
   var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
 
   var legacy = {
-    setEnvironmentVariable: function (k, v) { keepLegacy('environment'); state.scopes.environment[String(k)] = v; },
+    setEnvironmentVariable: function (k, v) { setIn('environment', k, v); },
     getEnvironmentVariable: function (k) { return scope('environment').get(k); },
-    clearEnvironmentVariable: function (k) { keepLegacy('environment'); delete state.scopes.environment[k]; },
-    clearEnvironmentVariables: function () { keepLegacy('environment'); state.scopes.environment = {}; },
-    setGlobalVariable: function (k, v) { keepLegacy('globals'); state.scopes.globals[String(k)] = v; },
+    clearEnvironmentVariable: function (k) { unsetIn('environment', k); },
+    clearEnvironmentVariables: function () { clearIn('environment'); },
+    setGlobalVariable: function (k, v) { setIn('globals', k, v); },
     getGlobalVariable: function (k) { return scope('globals').get(k); },
-    clearGlobalVariable: function (k) { keepLegacy('globals'); delete state.scopes.globals[k]; },
-    clearGlobalVariables: function () { keepLegacy('globals'); state.scopes.globals = {}; },
+    clearGlobalVariable: function (k) { unsetIn('globals', k); },
+    clearGlobalVariables: function () { clearIn('globals'); },
     getResponseHeader: function (name) { var r = currentResponse(); return r ? r.headers.get(name) : undefined; }
   };
 
@@ -666,7 +726,7 @@ enum SandboxPrelude {
     globals: lazyDescriptor('globals', true, function () { return scope('globals'); }),
     execution: lazyDescriptor('execution', true, function () {
       return { skipRequest: function () { state.skip = true; }, setNextRequest: setNextRequest,
-               location: __reqrun.location(state.location, function () { return state.place; }) };
+               location: reqrun.location(state.location, function () { return state.place; }) };
     })
   };
   // Each request's `pm`, made by one object literal: its own values, then `pmLazy`'s properties in their order,
@@ -717,7 +777,9 @@ enum SandboxPrelude {
     responseCookies: lazyDescriptor('responseCookies', false, function () { return currentResponse().__cookies.slice(); }, global)
   };
 
-  global.__reqrun = {
+  // The machinery the later sources extend and Swift drives: a global only while the sources load, taken out
+  // of the global object before any script runs (`JavaScriptEngine.takeGlobal`), so scripts cannot reach it.
+  var reqrun = global.__reqrun = {
     // For the API in files of their own (SandboxSendRequest).
     internals: { makeResponse: makeResponse, cookieList: cookieList, parseCookies: parseCookies },
     // Later sources' additions to pm.request, called with it when a script first reads it.
@@ -773,6 +835,7 @@ enum SandboxPrelude {
       for (var j = 0; j < jsonKeys.length; j++) held.data[jsonKeys[j]] = JSON.parse(dataJSON[jsonKeys[j]]);
       var info = input.info || heldInfo;
       heldInfo = info;
+      removals = null;
       state = { scopes: held, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
@@ -819,6 +882,7 @@ enum SandboxPrelude {
     },
     // Legacy `tests["name"] = value` of the script that just ran.
     leave: function () {
+      settleOrder();
       var tests = global.tests;
       if (tests && typeof tests === 'object') {
         Object.keys(tests).forEach(function (name) {
@@ -829,6 +893,8 @@ enum SandboxPrelude {
     // Only what is not the default is written (no console lines, no change to the request, no skip): the
     // common result is the assertions and one scope.
     end: function () {
+      // (A script that failed had no `leave`: its changes apply too, as postman-runtime applies a failed script's.)
+      settleOrder();
       var out = { assertions: state.assertions }, changed = state.changed, request = state.requestData;
       if (state.console.length) out.console = state.console;
       out.globals = changedText('globals');

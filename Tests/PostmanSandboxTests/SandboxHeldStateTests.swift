@@ -10,8 +10,8 @@ import ReqRunKit
     private static let response = ResponseView(status: 200, headers: [HeaderField(name: "Content-Type", value: "application/json")],
                                                body: Array(#"{"ok": true}"#.utf8), bodySize: 12, totalMicroseconds: 1_000)
 
-    private static func context(collection: [String: String] = [:], groups: [String: String] = [:], environment: [String: String] = [:],
-                                upper: [String: String] = [:]) -> ScriptContext {
+    private static func context(collection: VariableList = [:], groups: VariableList = [:], environment: VariableList = [:],
+                                upper: VariableList = [:]) -> ScriptContext {
         ScriptContext(requestName: "r", requestID: nil, collectionKey: 0, collectionValues: collection, groupValues: groups,
                       environmentValues: environment, upperValues: upper)
     }

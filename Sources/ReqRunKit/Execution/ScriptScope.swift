@@ -42,16 +42,16 @@ extension Runner {
     /// What the scripts of `reference` see of its variables besides what scripts set.
     static func scriptContext(_ reference: RequestReference, _ configuration: RunConfiguration, captured: VariableLayer,
                               iteration: Int = 0) -> ScriptContext {
-        var groupValues: [String: String] = [:]
+        var groupValues = VariableList()
         for group in reference.groups { for variable in group.variables { groupValues[variable.name] = variable.value } }
+        // `--var` and captures (reqrun's own layers, no Postman order): by name.
         var upper = configuration.overrides
         upper.merge(captured.values) { $1 }
         var context = ScriptContext(requestName: reference.request.name, requestID: reference.request.id, collectionKey: reference.collectionIndex,
-                             collectionValues: Dictionary(reference.collectionVariables.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }),
+                             collectionValues: VariableList(reference.collectionVariables.map { ($0.name, $0.value) }),
                              groupValues: groupValues,
-                             environmentValues: Dictionary((configuration.environment?.variables ?? []).map { ($0.name, $0.value) },
-                                                           uniquingKeysWith: { $1 }),
-                             upperValues: upper)
+                             environmentValues: VariableList((configuration.environment?.variables ?? []).map { ($0.name, $0.value) }),
+                             upperValues: VariableList(upper.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             .iteration(iteration, of: configuration.runData)
         context.location = [reference.collectionName] + reference.groups.filter { !$0.standsForCollection }.map(\.name) + [reference.request.name]
         return context

@@ -37,9 +37,9 @@ public struct RunData: Sendable, Equatable {
         return data.jsonValues[min(iteration, data.jsonValues.count - 1)]
     }
 
-    /// The globals file's values by name.
-    public var globalValues: [String: String] {
-        Dictionary((globals?.variables ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    /// The globals file's values, in file order.
+    public var globalValues: VariableList {
+        VariableList((globals?.variables ?? []).map { ($0.name, $0.value) })
     }
 
     /// Adds the globals file's layer (below everything) and the iteration's data layer (just below `--var`:

@@ -5,28 +5,27 @@ import Foundation
 /// "_postman_variable_scope", "_postman_exported_at", "_postman_exported_using"}`, with the values the
 /// run's scripts left. The environment file itself is never modified.
 public enum PostmanVariablesExport {
-    /// The environment's variables in file order with the values scripts set over them, then the variables
-    /// scripts added, by name; the export's `id` and `name` kept. A secret stays `type` `secret` (its value is written: the user asked for it), and
+    /// The environment's variables in Postman's order (`ScriptVariables.order`: the file's, then those
+    /// scripts added, a variable unset and set again last; the file's order when no script changed the
+    /// scope) with the values scripts set; the export's `id` and `name` kept. A secret stays `type` `secret` (its value is written: the user asked for it), and
     /// so is a variable whose script-set value is secret (`ScriptVariables.secretNames`).
     public static func environment(_ environment: Environment?, scripts: ScriptVariables) -> [UInt8] {
         render(id: environment?.postmanID, name: environment?.postmanName ?? environment?.name ?? "environment", scope: "environment",
-               values: merged(environment?.variables ?? [], scripts.environment, unset: scripts.unsetEnvironment), secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
+               values: merged(environment?.variables ?? [], scripts.environment, unset: scripts.unsetEnvironment,
+                              order: scripts.order[.environment]), secretNames: (environment?.secretNames ?? []).union(scripts.secretNames))
     }
 
-    /// The globals file's variables (`--globals`) in file order with the values scripts set over them, then
-    /// the globals scripts added, by name.
+    /// The globals file's variables (`--globals`) and those scripts added, in Postman's order as for
+    /// `environment`, with the values scripts set.
     public static func globals(_ scripts: ScriptVariables, file: Environment? = nil) -> [UInt8] {
-        render(id: file?.postmanID, name: file?.postmanName ?? file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals, unset: scripts.unsetGlobals),
+        render(id: file?.postmanID, name: file?.postmanName ?? file?.name ?? "globals", scope: "globals", values: merged(file?.variables ?? [], scripts.globals, unset: scripts.unsetGlobals, order: scripts.order[.globals]),
                secretNames: (file?.secretNames ?? []).union(scripts.secretNames))
     }
 
-    /// `base` in order with `set`'s values over them, without the names scripts unset (and did not set
-    /// again: Newman exports the scope as the run left it), then `set`'s other names, sorted.
-    private static func merged(_ base: [Variable], _ set: [String: String], unset: Set<String>) -> [(String, String)] {
-        var values = base.filter { !unset.contains($0.name) || set[$0.name] != nil }.map { ($0.name, set[$0.name] ?? $0.value) }
-        let known = Set(values.map(\.0))
-        values += set.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return values
+    /// The scope as the run left it (Newman exports the scope's list: `VariableScope.toJSON`), in its order
+    /// (`ScriptVariables.present`).
+    private static func merged(_ base: [Variable], _ set: [String: String], unset: Set<String>, order: [String]?) -> [(String, String)] {
+        ScriptVariables.present(VariableList(base.map { ($0.name, $0.value) }), set, unset: unset, order: order).map { ($0.name, $0.value) }
     }
 
     /// `id` and `name`: the export's own when the file had them (Newman writes back the scope it loaded),

@@ -25,12 +25,13 @@ public struct ScriptContext: Sendable {
     public var requestID: String?
     /// The collection's key in `ScriptVariables.collections` (its position in the workspace).
     public var collectionKey: Int
-    /// Values as the files give them: the collection's variables, the groups' (outer to inner merged), the
-    /// environment's, and the layers above the environment (`--var`, captures) merged.
-    public var collectionValues: [String: String]
-    public var groupValues: [String: String]
-    public var environmentValues: [String: String]
-    public var upperValues: [String: String]
+    /// Values as the files give them, in the files' order (`VariableList`): the collection's variables, the
+    /// groups' (outer to inner merged), the environment's, and the layers above the environment (`--var`,
+    /// captures) merged.
+    public var collectionValues: VariableList
+    public var groupValues: VariableList
+    public var environmentValues: VariableList
+    public var upperValues: VariableList
     /// `pm.info.iteration` (from 0) and `iterationCount`; the iteration's data row (`pm.iterationData`,
     /// `data`); the globals file's values (`--globals`), under what scripts set in `pm.globals`.
     public var iteration = 0
@@ -38,7 +39,7 @@ public struct ScriptContext: Sendable {
     public var iterationData: [Variable] = []
     /// The JSON text of the data row's values that are not strings, by name (`IterationData.jsonValues`).
     public var iterationDataJSON: [String: String] = [:]
-    public var globalValues: [String: String] = [:]
+    public var globalValues: VariableList = [:]
     /// `pm.execution.location`: the item names from the collection down to the request (the collection's
     /// name, its folders outer to inner, the request's name; a group that `standsForCollection` left out).
     public var location: [String] = []
@@ -46,8 +47,8 @@ public struct ScriptContext: Sendable {
     /// gets an error).
     public var transport: (any ScriptTransport)?
 
-    public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: [String: String],
-                groupValues: [String: String], environmentValues: [String: String], upperValues: [String: String]) {
+    public init(requestName: String, requestID: String?, collectionKey: Int, collectionValues: VariableList,
+                groupValues: VariableList, environmentValues: VariableList, upperValues: VariableList) {
         self.requestName = requestName
         self.requestID = requestID
         self.collectionKey = collectionKey
@@ -87,11 +88,39 @@ public struct ScriptVariables: Sendable, Equatable {
     public var unsetCollections: [Int: Set<String>] = [:]
     /// The same for the environment file's values (`pm.environment`, `--export-environment`).
     public var unsetEnvironment: Set<String> = []
+    /// Each scope's names in Postman's order as the scripts last left it (`VariableList`: the file's names,
+    /// then the ones scripts added; a name unset and set again last), by scope; none (the file's order, then
+    /// the names scripts set, sorted) for a scope no script changed. What the next script sees in
+    /// `toObject()` and what `--export-environment` and `--export-globals` write.
+    public var order: [Scope: [String]] = [:]
     /// Names whose script-set values are secrets (set on a secret variable of the environment or globals
     /// file, or to a value equal to a known secret): masked, and exported with `type` `secret`.
     public var secretNames: Set<String> = []
 
     public init() {}
+
+    /// A Postman variable scope scripts change.
+    public enum Scope: Hashable, Sendable {
+        case globals, environment, local
+        /// By `ScriptContext.collectionKey`.
+        case collection(Int)
+    }
+
+    /// What a script sees of a scope: `base` (the file's values) without the names scripts unset, under the
+    /// values scripts set (`set`), in the order of `order` (the scope's, as scripts left it); a name of
+    /// `base` that order does not have (a file's value that was not there then) follows, then the set names
+    /// it does not have, sorted.
+    public static func present(_ base: VariableList, _ set: [String: String], unset: Set<String>, order: [String]?) -> VariableList {
+        var values = VariableList()
+        for name in order ?? [] {
+            if let value = set[name] ?? (unset.contains(name) ? nil : base[name]) { values[name] = value }
+        }
+        for (name, value) in base where values[name] == nil && !unset.contains(name) { values[name] = set[name] ?? value }
+        if set.contains(where: { values[$0.key] == nil }) {
+            for name in set.keys.sorted() where values[name] == nil { values[name] = set[name] }
+        }
+        return values
+    }
 }
 
 /// What a request's scripts of one event did.
