@@ -8,7 +8,8 @@ import Foundation
 /// iteration too (`label` ends in ` [iteration N]`). Script assertions (`pm.test`) are matched by name within
 /// a request the same way (issue 11: a test that turned red is named, not only its request).
 ///
-/// Each side keeps only what is compared (`Side`, about a hundred bytes a request), read one result at a
+/// Each side keeps only what is compared (`Side`: about 500 bytes a result with the row key and the
+/// dictionaries, measured on two 1,000,000-result runs: 1.05 GB), read one result at a
 /// time: two 100,000-request runs are compared without loading either record whole, with one dictionary
 /// lookup per request.
 public struct RunDiff: Sendable, Equatable {
