@@ -10,7 +10,7 @@ import ReqRunKit
 /// and the variable scopes as JSON, the jar's cookies when a script names them, `enter` of the first script,
 /// and that script, in one call); each further script in Newman's order (collection, folders, request),
 /// stopping at the first that fails; each followed by `__reqrun.after` (what it queued with
-/// `pm.sendRequest`, else its `leave` and the next script's `enter`, or after the last `end`, whose JSON
+/// `pm.sendRequest` and its timers, `SandboxTimers`, else its `leave` and the next script's `enter`, or after the last `end`, whose JSON
 /// gives the assertions, console lines, scopes and request changes back). Two calls into JavaScriptCore for
 /// a request with one script rather than seven: each call starts and stops JavaScriptCore's watchdog timer
 /// (a wake-up of its timer thread) besides the call itself. `after` stays a call of its own: the promise

@@ -37,7 +37,8 @@ enum SandboxTimers {
   // Built-ins taken now: what runs between scripts calls none a script could have replaced.
   var create = Object.create, apply = Reflect.apply, none = [];
   var pending = create(null), count = 0, nextId = 0, order = 0, context = {};
-  function clearAll() { pending = create(null); count = 0; }
+  // (`count` is the table's size: an empty table is kept, not made again at every event.)
+  function clearAll() { if (count !== 0) { pending = create(null); count = 0; } }
   function clock() { return +now(); }
   // Node's reading of a delay (lib/internal/timers.js): `after *= 1`, then 1 unless 1 <= after <= 2^31 - 1.
   function delay(ms) {
