@@ -16,9 +16,7 @@ import TestSupport
         return (output, try RecordFiles.newest(in: dir.url), seconds)
     }
 
-    private static func checks(_ result: RequestResult) -> [String] {
-        result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
-    }
+    private static func checks(_ result: RequestResult) -> [String] { PostmanSandboxAPIEndToEndTests.checks(result) }
 
     /// A 600 ms `setTimeout` in a pre-request script really waits (the script's own clock and the run's), far
     /// below the 5 s limit; what its callback sets is the request's URL and the next request's.
