@@ -36,7 +36,9 @@ enum SandboxTimers {
   delete global.__reqrunNow;
   // Built-ins taken now: what runs between scripts calls none a script could have replaced.
   var create = Object.create, apply = Reflect.apply, none = [];
-  var pending = create(null), count = 0, nextId = 0, order = 0, context = {};
+  // `context`: the callbacks' `this`, an empty object made at an event's first callback (postman-sandbox's
+  // `dummyContext`, one per execution), so nothing a callback puts on it reaches a later event.
+  var pending = create(null), count = 0, nextId = 0, order = 0, context = null;
   // (`count` is the table's size: an empty table is kept, not made again at every event.)
   function clearAll() { if (count !== 0) { pending = create(null); count = 0; } }
   function clock() { return +now(); }
@@ -103,11 +105,13 @@ enum SandboxTimers {
       delete pending[first.id];
       count--;
     }
+    if (context === null) context = {};
     apply(timer.callback, context, none);
     return '';
   };
   reqrun.begin = function (json, authJSON) {
     clearAll();
+    context = null;
     return begin(json, authJSON);
   };
   reqrun.end = function () {

@@ -130,19 +130,20 @@ import TestSupport
 
     /// The collection's pre-request script waits for its timer before the request's runs (each script's event
     /// ends with its timers); a script that replaces or deletes a timer global does not change the next
-    /// request's.
+    /// request's, nor does what a callback put on its `this`.
     @Test func eachScriptWaitsForItsOwnTimersAndTheGlobalsComeBack() throws {
         let base = try TestServers.httpbin()
         let (output, record, _) = try run(PostmanScriptsEndToEndTests.collection([
             ("first", "\(base)/get", ["pm.test('the collection script waited', () => pm.expect(pm.variables.get('from')).to.equal('collection'));"],
-             ["setTimeout = function () { return 'mine'; }; delete clearTimeout;"]),
+             ["setTimeout(function () { this.leaked = 1; }, 1);", "setTimeout = function () { return 'mine'; }; delete clearTimeout;"]),
             ("second", "\(base)/get", [], [
                 "pm.test('the globals are back', () => { pm.expect(typeof clearTimeout).to.equal('function');",
                 "  pm.expect(setTimeout).to.equal(require('timers').setTimeout); });",
+                "setTimeout(function () { pm.test('a fresh this', () => pm.expect(this.leaked).to.be.undefined); }, 1);",
             ]),
         ], events: [("prerequest", ["setTimeout(() => pm.variables.set('from', 'collection'), 40);"])]))
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
-        #expect(record.results.map(Self.checks) == [["✓ the collection script waited"], ["✓ the globals are back"]])
+        #expect(record.results.map(Self.checks) == [["✓ the collection script waited"], ["✓ the globals are back", "✓ a fresh this"]])
     }
 
     /// A poll: `pm.sendRequest` inside `setTimeout`, three times, then a timer set in a request's callback;
