@@ -10,7 +10,7 @@ import ReqRunKit
 /// and the variable scopes as JSON, the jar's cookies when a script names them, `enter` of the first script,
 /// and that script, in one call); each further script in Newman's order (collection, folders, request),
 /// stopping at the first that fails; each followed by `__reqrun.after` (what it queued with
-/// `pm.sendRequest`, else its `leave` and the next script's `enter`, or after the last `end`, whose JSON
+/// `pm.sendRequest` and its timers, `SandboxTimers`, else its `leave` and the next script's `enter`, or after the last `end`, whose JSON
 /// gives the assertions, console lines, scopes and request changes back). Two calls into JavaScriptCore for
 /// a request with one script rather than seven: each call starts and stops JavaScriptCore's watchdog timer
 /// (a wake-up of its timer thread) besides the call itself. `after` stays a call of its own: the promise
@@ -28,6 +28,8 @@ public final class PostmanSandbox: RequestScripting {
     private let run, end: JavaScriptEngineFunction
     /// After each script: `pm.sendRequest`'s queue, else the next step (`SandboxSendRequest`); the answers.
     let after, answer: JavaScriptEngineFunction
+    /// Runs the earliest pending timer (`SandboxTimers`).
+    let fire: JavaScriptEngineFunction
     /// What the context holds since the last event whose `end` was read: `begin` keeps the scopes,
     /// `pm.info`'s iteration and the response's body and header fields between requests, so only those that differ are sent again (text and parse of
     /// every scope for every request were a large part of a scripted request's fixed cost). Nil (send all)
@@ -84,6 +86,8 @@ public final class PostmanSandbox: RequestScripting {
             try engine.evaluate(SandboxRequestAPI.source, name: "reqrun-request.js")
             try engine.evaluate(SandboxExecution.source, name: "reqrun-execution.js")
             try engine.evaluate(SandboxRequestAuth.source, name: "reqrun-request-auth.js")
+            engine.defineNativeFunction("__reqrunNow") { _ in SandboxTimers.clock() }
+            try engine.evaluate(SandboxTimers.source, name: "reqrun-timers.js")
         } catch {
             throw .unavailable("the script sandbox did not start: \(error.message)")
         }
@@ -99,6 +103,10 @@ public final class PostmanSandbox: RequestScripting {
             throw .unavailable("the script sandbox did not start: pm.sendRequest is missing")
         }
         (self.after, self.answer) = (.init(after), .init(answer))
+        guard let fire = engine.function("fire", in: machinery) else {
+            throw .unavailable("the script sandbox did not start: the timers are missing")
+        }
+        self.fire = .init(fire)
         engine.rejected = rejected
     }
 
@@ -222,19 +230,24 @@ public final class PostmanSandbox: RequestScripting {
             } else {
                 result = compiled.flatMap { engine.call($0, arguments: []) }
             }
+            // The first exception of a timer's callback: the script's error once its event has ended (`SandboxTimers`).
+            var late: JavaScriptEngine.Failure?
             if case .success = result {
                 result = settle(script, next: index + 1 < scripts.count ? scripts[index + 1].place : nil, transport: context.transport,
-                                deadline: deadline)
+                                deadline: deadline, late: &late)
             }
             switch result {
             case .failure(let failure):
-                outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
+                outcome.error = Self.message(late ?? failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
             case .success(let text):
                 if text.utf8.first == UInt8(ascii: "{") { ended = text } else { step = text }
                 if let reason = engine.takeJobsStopped() {
                     let failure = JavaScriptEngine.Failure(message: "", timedOut: reason == .time, outOfMemory: reason == .memory,
                                                            interrupted: reason == .interrupted)
                     outcome.error = Self.message(failure, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
+                }
+                if outcome.error == nil, let late {
+                    outcome.error = Self.message(late, script, timeLimit: engine.timeLimit, memoryLimit: engine.memoryLimit)
                 }
             }
             if outcome.error != nil { break }

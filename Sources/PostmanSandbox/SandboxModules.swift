@@ -56,7 +56,7 @@ enum SandboxModules {
 
     /// Modules of our own, as CommonJS bodies: `uuid` (uuid 3's API, which Postman bundles: callable, and
     /// `.v4()`; Debian's node-uuid is version 8, whose module is not callable), `tv4` (`SandboxTV4`) and
-    /// `timers` (`setImmediate` as a job, which xml2js's `async` option uses; there are no timers), Node's
+    /// `timers` (the sandbox's own timers, `SandboxTimers`; xml2js's `async` option uses its `setImmediate`), Node's
     /// `path` and `util` (`SandboxNodeModules`), `assert` and `string_decoder` (`SandboxNodeAssert`).
     static let ownModules: [String: String] = [
         // Math.random's bits (JavaScriptCore has no crypto.getRandomValues here), formatted as RFC 9562 §5.4.
@@ -70,13 +70,8 @@ enum SandboxModules {
             v4.v4 = v4;
             module.exports = v4;
             """,
-        "timers": """
-            exports.setImmediate = function (fn) {
-              var args = Array.prototype.slice.call(arguments, 1);
-              Promise.resolve().then(function () { fn.apply(null, args); });
-            };
-            exports.clearImmediate = function () {};
-            """,
+        // Never evaluated: `SandboxTimers` provides its exports (the globals' functions) before any script runs.
+        "timers": "module.exports = {};",
         "tv4": SandboxTV4.source,
         "path": SandboxNodeModules.path,
         "util": SandboxNodeModules.util,

@@ -793,6 +793,13 @@ enum SandboxPrelude {
       pmLazy[name] = { value: value, writable: true, enumerable: true, configurable: true };
       makePm = undefined;
     },
+    // A global of the whole run after the prelude's own (SandboxTimers' `setTimeout`…), defined at each `begin`
+    // where a script replaced or deleted it.
+    runGlobal: function (name, value) { constants.push([name, value]); },
+    // The loader's `provide` (SandboxLoader): a module's exports made by a later source.
+    provide: modules.provide,
+    // Whether a script of this event called `pm.execution.skipRequest()`.
+    skipped: function () { return state !== null && state.skip === true; },
     // Swift, before `begin`: the response's body (undefined when it is in the JSON) and its header fields as
     // JSON, parsed when a script first reads them.
     stage: function (body, headersJSON) { staged.body = body; staged.headers = headersJSON; },

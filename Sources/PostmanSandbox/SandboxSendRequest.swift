@@ -120,8 +120,9 @@ enum SandboxSendRequest {
   };
   reqrun.pmValue('sendRequest', sendRequest);
   // Swift, after each script: the queued requests as JSON (an array; '!' when they cannot be written), taken
-  // out of the queue; when none waits, a top-level `await` script's rejection is thrown, else the script's
-  // `leave` and then the `enter` of the script at `next` ('' or 'skip'), or `end`'s JSON when none is next.
+  // out of the queue; when none waits, a top-level `await` script's rejection is thrown, else '~MS' while a
+  // timer is pending, else the script's `leave` and then the `enter` of the script at `next` ('' or 'skip'),
+  // or `end`'s JSON when none is next.
   reqrun.after = function (next) {
     if (queue.length) {
       var taken = queue;
@@ -129,6 +130,9 @@ enum SandboxSendRequest {
       try { return JSON.stringify(taken); } catch (e) { return '!'; }
     }
     if (rejection) { var e = rejection.error; rejection = null; throw e; }
+    // A pending timer (SandboxTimers): '~MS' until it is due; Swift waits, fires it and comes back.
+    var wait = reqrun.waiting();
+    if (wait) return wait;
     // A legacy `tests` object that throws as it is read costs its own assertions, not the script (as before).
     try { reqrun.leave(); } catch (e) {}
     return next === undefined ? reqrun.end() : reqrun.enter(next);
@@ -176,15 +180,17 @@ enum SandboxSendRequest {
 }
 
 extension PostmanSandbox {
-    /// Sends what the script that just ran queued with `pm.sendRequest`, answers each, and again until nothing
-    /// waits; then, in the same call of `__reqrun.after`, a top-level `await` script's rejection, if any, is its
-    /// failure, else the script's `leave` and the next step run.
+    /// Sends what the script that just ran queued with `pm.sendRequest`, answers each, fires its timers when
+    /// they are due (`waitForTimer`, `SandboxTimers`), and again until nothing waits; then, in the same call of
+    /// `__reqrun.after`, a top-level `await` script's rejection, if any, is its failure, else the script's
+    /// `leave` and the next step run.
     /// - Parameters:
     ///   - next: the place of the request's next script (its `enter`); nil after the last (then `end`).
     ///   - deadline: when the script's time limit ends (nil: none).
+    ///   - late: set to the first exception a timer's callback threw (the event goes on without it).
     /// - Returns: what `after` gave once nothing waits: `enter`'s "" or "skip", or `end`'s JSON.
     func settle(_ script: Script, next: String?, transport: (any ScriptTransport)?,
-                deadline: ContinuousClock.Instant?) -> Result<String, JavaScriptEngine.Failure> {
+                deadline: ContinuousClock.Instant?, late: inout JavaScriptEngine.Failure?) -> Result<String, JavaScriptEngine.Failure> {
         while true {
             let text: String
             switch after.call(engine, next.map { [$0] } ?? []) {
@@ -192,6 +198,10 @@ extension PostmanSandbox {
             case .success(let taken): text = taken
             }
             if text == "!" { return .failure(JavaScriptEngine.Failure(message: "pm.sendRequest: the sandbox lost its queue", timedOut: false)) }
+            if text.utf8.first == UInt8(ascii: "~") {
+                if let failure = waitForTimer(text.dropFirst(), deadline: deadline, late: &late) { return .failure(failure) }
+                continue
+            }
             guard text.utf8.first == UInt8(ascii: "[") else { return .success(text) }
             // A queue that does not read back is dropped (the next call finds it empty).
             guard let root = SandboxOutput.parse(text), case .array(let items) = root.value else { continue }

@@ -21,7 +21,8 @@ import TestSupport
         return (output, try RecordFiles.decode(dir.url.appendingPathComponent(".reqrun/runs/\(try #require(runs.first))")), String(decoding: data, as: UTF8.self))
     }
 
-    private static func checks(_ result: RequestResult) -> [String] {
+    /// `✓ name` or `✗ name: error` for each of a result's script assertions (also `PostmanTimersEndToEndTests`).
+    static func checks(_ result: RequestResult) -> [String] {
         result.expectations.filter { $0.kind != nil }.map { "\($0.passed ? "✓" : "✗") \($0.description)\($0.actual.isEmpty ? "" : ": \($0.actual)")" }
     }
 
