@@ -40,7 +40,39 @@ enum SandboxTimers {
   // `dummyContext`, one per execution), so nothing a callback puts on it reaches a later event.
   var pending = create(null), count = 0, nextId = 0, order = 0, context = null;
   // (`count` is the table's size: an empty table is kept, not made again at every event.)
-  function clearAll() { if (count !== 0) { pending = create(null); count = 0; } }
+  // The pending timers also sit in a binary min-heap by (due, order), so the earliest is found in O(log n)
+  // (a scan of every pending timer at each callback made 5,000 timers take 4 s). A cleared timer stays in the
+  // heap marked dead and is dropped when it reaches the top. The heap is a null-prototype object with its own
+  // size, not an array: nothing a script does to Array.prototype reaches it.
+  var heap = create(null), size = 0;
+  function clearAll() { if (count !== 0 || size !== 0) { pending = create(null); count = 0; heap = create(null); size = 0; } }
+  function before(a, b) { return a.due < b.due || (a.due === b.due && a.order < b.order); }
+  function push(timer) {
+    var at = size++;
+    while (at > 0) {
+      var up = (at - 1) >> 1, parent = heap[up];
+      if (!before(timer, parent)) break;
+      heap[at] = parent;
+      at = up;
+    }
+    heap[at] = timer;
+  }
+  function pop() {
+    var top = heap[0], last = heap[--size];
+    delete heap[size];
+    if (size === 0) return top;
+    var at = 0;
+    while (true) {
+      var child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && before(heap[child + 1], heap[child])) child++;
+      if (!before(heap[child], last)) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = last;
+    return top;
+  }
   function clock() { return +now(); }
   // Node's reading of a delay (lib/internal/timers.js): `after *= 1`, then 1 unless 1 <= after <= 2^31 - 1.
   function delay(ms) {
@@ -51,7 +83,9 @@ enum SandboxTimers {
     return function (callback, ms) {
       if (typeof callback !== 'function') return undefined;
       var id = ++nextId, wait = kind === 'Immediate' ? 0 : delay(ms);
-      pending[id] = { kind: kind, callback: callback, delay: wait, due: clock() + wait, order: ++order };
+      var timer = { id: id, kind: kind, callback: callback, delay: wait, due: clock() + wait, order: ++order, live: true };
+      pending[id] = timer;
+      push(timer);
       count++;
       return id;
     };
@@ -61,6 +95,7 @@ enum SandboxTimers {
       var timer = pending[id];
       if (timer === undefined || timer.kind !== kind) return;
       delete pending[id];
+      timer.live = false;
       count--;
     };
   }
@@ -75,34 +110,30 @@ enum SandboxTimers {
 
   // The pending timer due first (the earliest set of those due together), or undefined.
   function earliest() {
-    var first;
-    for (var id in pending) {
-      var timer = pending[id];
-      if (first === undefined || timer.due < first.timer.due || (timer.due === first.timer.due && timer.order < first.timer.order)) {
-        first = { id: id, timer: timer };
-      }
-    }
-    return first;
+    while (size !== 0 && !heap[0].live) pop();
+    return size === 0 ? undefined : heap[0];
   }
   // `after`, once pm.sendRequest's queue is empty: '~MS' (milliseconds until the earliest timer is due, 0 when
   // it is) while one is pending, else ''. A skipped request's event ends: its timers are dropped.
   reqrun.waiting = function () {
     if (count === 0) return '';
     if (reqrun.skipped()) { clearAll(); return ''; }
-    var left = earliest().timer.due - clock();
+    var left = earliest().due - clock();
     return '~' + (left > 0 ? left : 0);
   };
   // Swift, once the earliest timer is due: runs it. A timeout is gone before its callback runs, an interval
   // due again unless its callback clears it; the callback's exception is this call's.
   reqrun.fire = function () {
-    var first = earliest();
-    if (first === undefined) return '';
-    var timer = first.timer, started = clock();
+    var timer = earliest();
+    if (timer === undefined) return '';
+    pop();
     if (timer.kind === 'Interval') {
-      timer.due = started + timer.delay;
+      timer.due = clock() + timer.delay;
       timer.order = ++order;
+      push(timer);
     } else {
-      delete pending[first.id];
+      delete pending[timer.id];
+      timer.live = false;
       count--;
     }
     if (context === null) context = {};
