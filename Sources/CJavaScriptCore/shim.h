@@ -23,7 +23,7 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, doub
     X(JSObjectSetProperty) X(JSObjectMakeFunctionWithCallback) \
     X(JSValueProtect) X(JSValueUnprotect) X(JSValueIsObject) X(JSValueIsUndefined) X(JSValueToObject) \
     X(JSValueToStringCopy) X(JSValueToNumber) X(JSValueMakeString) X(JSValueMakeUndefined) \
-    X(JSStringCreateWithUTF8CString) X(JSStringCreateWithCharacters) X(JSStringRelease) X(JSStringGetMaximumUTF8CStringSize) \
+    X(JSStringCreateWithUTF8CString) X(JSStringCreateWithCharacters) X(JSStringRelease) X(JSStringGetLength) X(JSStringGetMaximumUTF8CStringSize) \
     X(JSStringGetUTF8CString) X(JSGarbageCollect)
 
 #define RR_JSC_FIELD(name) __typeof__(&name) name;

@@ -19,6 +19,8 @@ final class JavaScriptEngine {
     private let context: JSGlobalContextRef
     /// Compiled scripts by text, protected from collection for the run.
     private var compiled: [String: JSObjectRef] = [:]
+    /// The entry of `compiled` found or made last (see `compile`).
+    private var lastCompiled: (source: String, function: JSObjectRef)?
     /// Functions made by `defineNativeFunction`, protected and registered for the run.
     private var natives: [JSObjectRef] = []
     /// How many lines `JSObjectMakeFunction` puts before the body (measured once, so positions are the script's).
@@ -27,6 +29,11 @@ final class JavaScriptEngine {
     private var stackText: JSObjectRef?
     /// Objects taken out of the global object (`takeGlobal`), protected for the run.
     private var taken: [JSObjectRef] = []
+    /// The empty string as a value, made and protected at the first call that passes one: most of
+    /// `__reqrun.run`'s six arguments are empty for most requests (no auth, no cookies, the body and header
+    /// fields the same as the last response's), and each made again cost a string, a value and a release
+    /// (about 3,000 instructions, most of it JavaScriptCore's API lock: callgrind).
+    private var emptyString: JSValueRef?
     /// What a top-level `await` script's rejection is handed to (`__reqrun.rejected`, set by the sandbox once
     /// it has taken `__reqrun`); nil: the rejection is not reported.
     var rejected: JSObjectRef?
@@ -82,6 +89,7 @@ final class JavaScriptEngine {
     deinit {
         monitor.stop()
         if let stackText { api.JSValueUnprotect(context, stackText) }
+        if let emptyString { api.JSValueUnprotect(context, emptyString) }
         for object in taken { api.JSValueUnprotect(context, object) }
         for function in compiled.values { api.JSValueUnprotect(context, function) }
         for function in natives {
@@ -112,7 +120,14 @@ final class JavaScriptEngine {
     /// The function whose body is `source`, compiled on first use (`name`, its place, made only then).
     /// - Throws: the syntax error, with its line in `source`.
     func compile(_ source: String, name makeName: @autoclosure () -> String) throws(Failure) -> JSObjectRef {
-        if let function = compiled[source] { return function }
+        // The text compiled last first: a run's requests mostly share their scripts, and comparing its bytes
+        // costs less than hashing it for the dictionary (about 1,300 instructions for case 6's 250-byte script:
+        // callgrind).
+        if let last = lastCompiled, last.source.sameUTF8(source) { return last.function }
+        if let function = compiled[source] {
+            lastCompiled = (source, function)
+            return function
+        }
         let name = makeName()
         let body = string(source), url = string(name)
         defer { api.JSStringRelease(body); api.JSStringRelease(url) }
@@ -125,6 +140,7 @@ final class JavaScriptEngine {
         }
         api.JSValueProtect(context, function)
         compiled[source] = function
+        lastCompiled = (source, function)
         return function
     }
 
@@ -149,6 +165,7 @@ final class JavaScriptEngine {
         }
         api.JSValueProtect(context, function)
         compiled[source] = function
+        lastCompiled = (source, function)
         return function
     }
 
@@ -163,6 +180,10 @@ final class JavaScriptEngine {
         values.reserveCapacity(arguments.count + 1)
         if passesFunction { values.append(first ?? api.JSValueMakeUndefined(context)) }
         for text in arguments {
+            if text.isEmpty {
+                values.append(emptyValue())
+                continue
+            }
             let s = Self.argument(text, api)
             values.append(api.JSValueMakeString(context, s))
             api.JSStringRelease(s)
@@ -178,6 +199,17 @@ final class JavaScriptEngine {
         if let exception { return .failure(failure(exception)) }
         if let reason = watchdog.take() { jobsStopped = jobsStopped ?? reason }
         return .success(result.map(text) ?? "")
+    }
+
+    /// See `emptyString`.
+    private func emptyValue() -> JSValueRef? {
+        if let emptyString { return emptyString }
+        let s = api.JSStringCreateWithUTF8CString("")
+        let value = api.JSValueMakeString(context, s)
+        api.JSStringRelease(s)
+        api.JSValueProtect(context, value)
+        emptyString = value
+        return value
     }
 
     /// Why a call that returned without an exception was stopped, until `takeJobsStopped()`: JavaScriptCore runs
@@ -300,6 +332,8 @@ final class JavaScriptEngine {
     fileprivate static func text(_ value: JSValueRef, in context: JSContextRef, _ api: RRJSC) -> String {
         guard let s = api.JSValueToStringCopy(context, value, nil) else { return "" }
         defer { api.JSStringRelease(s) }
+        // `__reqrun.run`'s and `after`'s usual result (no step to take): no buffer sized and converted.
+        if api.JSStringGetLength(s) == 0 { return "" }
         let size = api.JSStringGetMaximumUTF8CStringSize(s)
         // Written straight into the string's storage (the bytes, then a NUL that is not kept): copying them
         // out byte by byte cost about 40 instructions a byte of each script's result (callgrind).

@@ -168,11 +168,11 @@ public final class PostmanSandbox: RequestScripting {
         let known = held
         held = nil
         let sentBody = body
-        if known?.body == body {
+        if let known, known.body.sameUTF8(body) {
             input.same("Body")
             body = ""
         }
-        if let known, known.fields == response?.headers {
+        if let known, Self.sameFields(known.fields, response?.headers) {
             input.same("Headers")
         } else if let response {
             headers = SandboxInput.headersJSON(response.headers)
@@ -182,7 +182,8 @@ public final class PostmanSandbox: RequestScripting {
         input.location(context.location)
         // `defineProperty` and `defineProperties` (`Object.`, `Reflect.`): the ways to add a global that is not enumerable;
         // with `__defineGetter__` and `__defineSetter__`, the ways to make one of the sandbox's globals an accessor.
-        if scripts.contains(where: { $0.source.containsUTF8("defineProp") || $0.source.containsUTF8("__define") }) { input.definesGlobals() }
+        let named = namedInTexts(scripts)
+        if named.defines { input.definesGlobals() }
         // Each scope in Postman's order (`ScriptVariables.order`): what a script sees of it in `toObject()`.
         let collectionScope = ScriptVariables.Scope.collection(context.collectionKey)
         let globalsIn = ScriptVariables.present(globalsBase, variables.globals, unset: variables.unsetGlobals, order: variables.order[.globals])
@@ -201,7 +202,7 @@ public final class PostmanSandbox: RequestScripting {
         // name them (reading the store costs an easy handle and a list of the jar).
         let auth = request.auth.map { SandboxRequestAuth.json($0) } ?? ""
         var cookies = ""
-        if let response, let transport = context.transport, scripts.contains(where: { $0.source.containsUTF8("cookies") }) {
+        if let response, let transport = context.transport, named.cookies {
             cookies = SandboxCookies.json(transport.cookies(for: response.finalURL.isEmpty ? request.url : response.finalURL))
         }
         let arguments = [input.finish(), scripts.first?.place ?? "", auth, cookies, body, headers]
@@ -281,6 +282,33 @@ public final class PostmanSandbox: RequestScripting {
         changes = output
         return outcome
     }
+
+    /// What `run` looks for in an event's script texts: `defines`, a way to add a global that is not enumerable or
+    /// to make one of the sandbox's an accessor (`defineProperty`, `defineProperties`, `__defineGetter__`,
+    /// `__defineSetter__`); `cookies`, the jar's cookies read. Kept for the last texts looked at: a run's requests
+    /// mostly share their scripts, and comparing the texts costs less than searching them (three byte searches of
+    /// case 6's script, about 4,400 instructions a request: callgrind).
+    private func namedInTexts(_ scripts: [Script]) -> (defines: Bool, cookies: Bool) {
+        if let last = lastNamed, last.sources.count == scripts.count,
+           zip(last.sources, scripts).allSatisfy({ $0.sameUTF8($1.source) }) {
+            return last.named
+        }
+        let named = (defines: scripts.contains { $0.source.containsUTF8("defineProp") || $0.source.containsUTF8("__define") },
+                     cookies: scripts.contains { $0.source.containsUTF8("cookies") })
+        lastNamed = (scripts.map(\.source), named)
+        return named
+    }
+
+    /// Whether two responses' header fields are the same bytes in the same order (both nil: no response), without
+    /// `==`'s Unicode equivalence (about 6,300 instructions for eight fields: callgrind): a field that changed only
+    /// in its normal form is sent again, as a script reads its bytes.
+    private static func sameFields(_ a: [HeaderField]?, _ b: [HeaderField]?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.count == b.count && zip(a, b).allSatisfy { $0.name.sameUTF8($1.name) && $0.value.sameUTF8($1.value) }
+    }
+
+    /// See `namedInTexts`.
+    private var lastNamed: (sources: [String], named: (defines: Bool, cookies: Bool))?
 
     /// `collections/shop.json: item[3].event[1] (test) 4:12: TypeError: …`; the time limit in words.
     static func message(_ failure: JavaScriptEngine.Failure, _ script: Script, timeLimit: Double, memoryLimit: Int) -> String {

@@ -148,6 +148,42 @@ import ReqRunKit
         }
     }
 
+    /// A body or header field that differs from the last response's only in its Unicode normal form (`é` as one
+    /// code point, then as `e` and a combining accent: equal for Swift's `==`) is sent again: each script sees its
+    /// own response's code points.
+    @Test func aResponseThatDiffersOnlyInItsNormalFormIsSentAgain() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let probe = Script(event: .test, source: """
+            function points(t) { return Array.from(t).map(function (c) { return c.codePointAt(0).toString(16); }).join(' '); }
+            pm.test(points(pm.response.text()) + '/' + points(pm.response.headers.get('X-A')), () => {});
+            """, file: "c.json", fieldPath: "item[0].event[0]")
+        for (text, expected) in [("\u{E9}", "e9/e9"), ("e\u{301}", "65 301/65 301"), ("\u{E9}", "e9/e9")] {
+            let response = ResponseView(status: 200, headers: [HeaderField(name: "X-A", value: text)], body: Array(text.utf8),
+                                        bodySize: text.utf8.count, totalMicroseconds: 1_000)
+            let outcome = sandbox.test([probe], request: Request(url: "http://x.invalid/"), response: response, context: Self.context(),
+                                       variables: &variables)
+            #expect(outcome.assertions.map(\.name) == [expected])
+        }
+    }
+
+    /// What the sandbox looks for in a request's script texts (`defineProperty`: the next request's clean-up then
+    /// looks at every global name) follows each request's own scripts, though the last texts' answer is kept: a
+    /// global one request's script defined (not enumerable) is gone at the next, between requests whose scripts
+    /// do not name it.
+    @Test func aGlobalDefinedByOneRequestsScriptIsGoneAtTheNext() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let plain = "pm.test(typeof hidden, () => {});"
+        let defines = "Object.defineProperty(globalThis, 'hidden', { value: 1, configurable: true }); pm.test(typeof hidden, () => {});"
+        var seen: [String] = []
+        for source in [plain, plain, defines, plain, plain, defines, defines, plain] {
+            let outcome = run(sandbox, source, Self.context(), &variables)
+            seen += outcome.assertions.map(\.name)
+        }
+        #expect(seen == ["undefined", "undefined", "number", "undefined", "undefined", "number", "number", "undefined"])
+    }
+
     /// `pm` is a new object for each request with the same own properties in the same order, each enumerable
     /// and configurable, the lazy ones accessors; what a script adds, replaces or deletes on it is gone at the
     /// next request.

@@ -448,8 +448,7 @@ private struct Scheduler {
     /// What a script call may send (`pm.sendRequest`) and the cookies it may use: the run's executor, the jar
     /// for the host of `url` (the request's) only.
     private func scriptTransport(host url: String) -> RunScriptTransport {
-        let host = URLComponents(string: URLNormalizer.schemeEnd(url) == nil ? "http://" + url : url)?.host
-        return RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects, cookieHost: host)
+        RunScriptTransport(executor: executor, options: executorOptions, redirects: configuration.redirects, cookiesOf: url)
     }
 
     /// After a script call: keeps the executor it made, learns the credentials it sent, returns its exchanges.
