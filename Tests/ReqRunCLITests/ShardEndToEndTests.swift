@@ -217,5 +217,10 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).count == before)
         let usage = try ReqRunBinary.run(["merge"], in: dir.url)
         #expect(usage.status == 64)
+        // A bad --report shows merge's usage, not run's.
+        let report = try ReqRunBinary.run(["merge", "--report", "xml=out.xml", ids["1/3"]!], in: dir.url)
+        #expect(report.status == 64)
+        #expect(report.stderr.contains("error: --report expects KIND=FILE") && report.stderr.contains("Usage: reqrun merge"), "\(report.stderr)")
+        #expect(!report.stderr.contains("Usage: reqrun run"), "\(report.stderr)")
     }
 }

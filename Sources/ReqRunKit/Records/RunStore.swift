@@ -102,7 +102,14 @@ public struct RunStore: Sendable {
         for format in [2, 1] {
             let name = Self.fileName(id, format: format)
             guard let descriptor = try folder.openForReading(name) else { continue }
-            return try RecordReader(descriptor: descriptor, file: ".reqrun/runs/\(name)", counting: counting)
+            let reader = try RecordReader(descriptor: descriptor, file: ".reqrun/runs/\(name)", counting: counting)
+            // `history`, `show` and `diff` name and order runs by their file's name; a header that names
+            // another run (a record written or renamed by hand, `../` in it) would show as that run and hide
+            // the runs before it from `diff`.
+            guard reader.head.id == id else {
+                throw RunStoreError.unreadable(".reqrun/runs/\(name)", "its header names run '\(reader.head.id)', not \(id) as its file's name does")
+            }
+            return reader
         }
         throw RunStoreError.unknownRun(id)
     }
