@@ -39,10 +39,13 @@ public struct RunStore: Sendable {
     /// it look the oldest.
     /// - Returns: the ids removed.
     /// - Throws: `FileError` when `.reqrun` or `.reqrun/runs` is a symbolic link.
+    /// - Parameter sparing: a record saved already that counts among the `keep` and is never removed (`merge`
+    ///   prunes after saving its run, whatever the clock says of its id).
     @discardableResult
-    public func prune(keep: Int) throws(FileError) -> [String] {
+    public func prune(keep: Int, sparing: String? = nil) throws(FileError) -> [String] {
         guard let folder = try folder(create: false) else { return [] }
-        let old = Array(Self.ids(in: folder).dropFirst(max(0, keep)))
+        let others = Self.ids(in: folder).filter { $0 != sparing }
+        let old = Array(others.dropFirst(max(0, sparing == nil ? keep : keep - 1)))
         for id in old {
             folder.remove(Self.fileName(id, format: 2))
             folder.remove(Self.fileName(id, format: 1))
