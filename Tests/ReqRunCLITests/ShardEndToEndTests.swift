@@ -217,5 +217,29 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".reqrun/runs").path).count == before)
         let usage = try ReqRunBinary.run(["merge"], in: dir.url)
         #expect(usage.status == 64)
+        // A part found short while it is joined saves nothing and removes no older record: merge prunes to
+        // --keep after saving, not before.
+        let runsFolder = dir.url.appendingPathComponent(".reqrun/runs")
+        _ = try ReqRunBinary.run(["history", "--keep", "\(before)"], in: dir.url)
+        let lines = try String(contentsOf: runsFolder.appendingPathComponent(ids["1/3"]! + ".jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let short = dir.url.appendingPathComponent("short.jsonl")
+        try (([lines[0]] + [lines.last!]).joined(separator: "\n") + "\n").write(to: short, atomically: true, encoding: .utf8)
+        let listed = try FileManager.default.contentsOfDirectory(atPath: runsFolder.path).sorted()
+        let shortMerge = try ReqRunBinary.run(["merge", short.path, ids["2/3"]!, ids["3/3"]!], in: dir.url)
+        #expect(shortMerge.status == 2)
+        #expect(shortMerge.stderr.contains("short.jsonl: it has fewer results than the positions of its shard"), "\(shortMerge.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runsFolder.path).sorted() == listed)
+        // A merge that succeeds keeps --keep records, its own among them.
+        let merged = try ReqRunBinary.run(["merge", ids["1/3"]!, ids["2/3"]!, ids["3/3"]!], in: dir.url)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: runsFolder.path)
+        let mergedID = try #require(runID(merged), "\(merged.stdout)")
+        #expect(after.count == before && after.contains(mergedID + ".jsonl") && !after.contains(listed.first!), "\(after)")
+        // A bad --report shows merge's usage, not run's.
+        let report = try ReqRunBinary.run(["merge", "--report", "xml=out.xml", ids["1/3"]!], in: dir.url)
+        #expect(report.status == 64)
+        #expect(report.stderr.contains("error: --report expects KIND=FILE") && report.stderr.contains("Usage: reqrun merge"), "\(report.stderr)")
+        #expect(!report.stderr.contains("Usage: reqrun run"), "\(report.stderr)")
     }
 }

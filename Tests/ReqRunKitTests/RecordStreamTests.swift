@@ -123,6 +123,29 @@ import Testing
         #expect(try store.ids() == ["20261201-120000-000-0001"])
     }
 
+    /// A record whose header names another run than its file (written or renamed by hand, `../` in its id) is
+    /// refused naming the file, in either format: it would show under that id and hide the runs before it from
+    /// `diff`, which finds a run's predecessor by its file's name.
+    @Test func aHeaderThatNamesAnotherRunIsRefused() throws {
+        let dir = folder()
+        defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent().deletingLastPathComponent()) }
+        let store = RunStore(directory: dir)
+        try store.save(header())
+        var forged = header("../../../tmp/pwn")
+        forged.format = 2
+        try Data(RecordLines.header(forged)).write(to: dir.appendingPathComponent("20261202-120000-000-0002.jsonl"))
+        try Data(header("20261201-999999-000-0003").jsonBytes()).write(to: dir.appendingPathComponent("20261201-130000-000-0003.json"))
+        #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261202-120000-000-0002.jsonl",
+                                                 "its header names run '../../../tmp/pwn', not 20261202-120000-000-0002 as its file's name does")) {
+            try store.open(nil)
+        }
+        #expect(throws: RunStoreError.unreadable(".reqrun/runs/20261201-130000-000-0003.json",
+                                                 "its header names run '20261201-999999-000-0003', not 20261201-130000-000-0003 as its file's name does")) {
+            try store.open("20261201-13")
+        }
+        #expect(try store.open("20261201-12").head.id == "20261201-120000-000-0001")
+    }
+
     /// `diff` reads its two records on two threads: the rows are those of the same records compared whole,
     /// and when both records are unreadable, the earlier one's error is the one thrown.
     @Test func aDiffOfTwoRecordFilesIsTheDiffOfTheRecords() throws {

@@ -65,6 +65,15 @@ import Testing
         #expect(parts == [0, 0, 1, 1])
     }
 
+    @Test func aHugeNCostsNoMoreThanTheUnits() throws {
+        // Only the parts that can get a unit are kept: 10^18 parts neither allocate nor scan 10^18 loads.
+        let parts = try ShardPartition.parts(references([2, 2, 1]), n: 1_000_000_000_000_000_000, by: .group, configuration: configuration)
+        #expect(parts == [0, 0, 1, 1, 2])
+        #expect(ShardPartition.assign([1, 3, 2], n: Int.max) == [2, 0, 1])
+        #expect(ShardPartition.assign([1, 3, 2], n: 2) == [1, 0, 1])
+        #expect(ShardPartition.assign([], n: Int.max) == [])
+    }
+
     @Test func measuredDurationsBalanceTheParts() throws {
         let refs = references([1, 1, 1, 1])
         // One slow request weighs as much as the three others together.
@@ -143,6 +152,44 @@ import Testing
         let short = record("bb", shard: ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [0, 1]), names: ["r0", "r1"])
         #expect(throws: ShardError.inconsistent("2", "request 2 of the selection is in another shard too")) {
             try ShardMerge.merge([.init(source: "1", record: one), .init(source: "2", record: short)], id: "m", workspace: "/m")
+        }
+    }
+
+    @Test func headersThatLieAreRefusedNamingTheFile() throws {
+        let one = record("a", shard: ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1, 3]), names: ["r1", "r3"])
+        let two = record("bb", shard: ShardRecord(k: 2, n: 2, by: "request", selected: 4, positions: [0, 2]), names: ["r0", "r2"])
+        func merge(_ shards: ShardRecord...) throws(ShardError) {
+            _ = try ShardMerge.merge(shards.enumerated().map { i, shard in
+                var part = i == 0 ? one : two
+                part.selection.shard = shard
+                return .init(source: "f\(i + 1)", record: part)
+            }, id: "m", workspace: "/m")
+        }
+        // N of 0 or below, K outside 1...N, a negative selection: each used to trap (1...0, a negative count).
+        for (k, n, selected) in [(0, 0, 4), (1, -1, 4), (3, 2, 4), (1, 1, -1)] {
+            #expect(throws: ShardError.inconsistent("f1", "its shard \(k)/\(n) of a selection of \(selected) requests is not a part (1 ≤ K ≤ N, a selection of 0 or more)")) {
+                try merge(ShardRecord(k: k, n: n, by: "request", selected: selected, positions: []))
+            }
+        }
+        // A huge N lists the first missing shards and how many, at once.
+        let n = 1_000_000_000_000
+        #expect(throws: ShardError.missing([2, 3, 4, 5, 6, 7, 8, 9, 10, 11], count: n - 1, n: n)) {
+            try merge(ShardRecord(k: 1, n: n, by: "request", selected: 4, positions: [1, 3]))
+        }
+        #expect(ShardError.missing([2, 3], count: 5, n: 6).description == "shards 2, 3, … (5 in all) of 6 are missing")
+        #expect(ShardError.missing([2], count: 1, n: 2).description == "shard 2 of 2 is missing")
+        // A selection larger than the parts hold is refused before it sizes anything (10^12 owners).
+        let big = 1_000_000_000_000
+        #expect(throws: ShardError.inconsistent("f1", "the shards hold 4 results of a selection of \(big) requests")) {
+            try merge(ShardRecord(k: 1, n: 2, by: "request", selected: big, positions: [1, 3]),
+                      ShardRecord(k: 2, n: 2, by: "request", selected: big, positions: [0, 2]))
+        }
+        // A position outside the selection, and positions that do not match the results, each said as it is.
+        #expect(throws: ShardError.inconsistent("f1", "its shard holds position 7, outside its selection of 4 requests")) {
+            try merge(ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1, 7]))
+        }
+        #expect(throws: ShardError.inconsistent("f1", "it counts 2 results (its summary, or the results present when it has none: a run cut short) against the 1 positions of its shard")) {
+            try merge(ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1]))
         }
     }
 }

@@ -40,8 +40,11 @@ enum MergeCommand {
         let plan = try ShardMerge.plan(parts, id: RunID.make(Date()), workspace: workspace.root.path)
         for report in reports { try report.createFolder() }
         let context = WorkspaceContext(workspace: workspace, collections: [], fileRoots: workspace.fileRoots(allowing: []))
-        try runs.prune(keep: try context.historyLimit(terminal) - 1)
+        let keep = try context.historyLimit(terminal)
         let (record, file) = try ShardMerge.write(plan, from: readers, to: runs)
+        // Pruned once the merged run is saved, not before as `run` makes room: a part found short while it is
+        // joined saves nothing, and must not cost the oldest record either.
+        try runs.prune(keep: keep, sparing: record.id)
         terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) shards")
         terminal.line(terminal.styled("run \(record.id) merged from \(parts.map { Terminal.sanitized($0.record.id) }.joined(separator: ", ")) recorded in \(workspace.displayPath(file))", .dim))
         let reportsWritten = try reports.isEmpty || ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)

@@ -17,11 +17,13 @@ struct ReportRequest {
     /// - Parameter ownFile: reqrun's own file a path would write (`Workspace.ownFile`), nil for none; the
     ///   hint for a path ending in `/` never suggests one (`.reqrun/runs/` → `report.xml`, not
     ///   `.reqrun/runs/report.xml`, which `refuseOwnFile` would refuse next).
-    static func parse(_ text: String, ownFile: (String) -> String? = { _ in nil }) throws(UsageError) -> ReportRequest {
+    /// - Parameter command: the command whose usage an error shows (`run` or `merge`).
+    static func parse(_ text: String, command: CommandSpec = RunCommand.command.spec,
+                      ownFile: (String) -> String? = { _ in nil }) throws(UsageError) -> ReportRequest {
         guard let equals = text.firstIndex(of: "="), let kind = Kind(rawValue: String(text[..<equals])),
               text.index(after: equals) < text.endIndex else {
             throw UsageError(message: "--report expects KIND=FILE with KIND one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'",
-                             command: RunCommand.command.spec)
+                             command: command)
         }
         let path = String(text[text.index(after: equals)...])
         // `out/` would otherwise become a file named `out` (the URL drops the slash).
@@ -29,12 +31,12 @@ struct ReportRequest {
             let file = "report.\(kind.fileExtension)"
             guard let own = ownFile(path + file) else {
                 throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder; give a file name, e.g. \(kind.rawValue)=\(path)\(file)",
-                                 command: RunCommand.command.spec)
+                                 command: command)
             }
             let folder = own.hasSuffix("/" + file) ? String(own.dropLast(file.count + 1)) : own
             let example = ownFile(file) == nil ? ", e.g. \(kind.rawValue)=\(file)" : ""
             throw UsageError(message: "--report \(kind.rawValue)=\(path) names a folder of reqrun's own (\(folder)); give a file name elsewhere\(example)",
-                             command: RunCommand.command.spec)
+                             command: command)
         }
         return ReportRequest(kind: kind, path: path)
     }
@@ -45,7 +47,7 @@ struct ReportRequest {
         let workspace = try? WorkspaceContext.locate(arguments)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         for text in arguments.all("--report") {
-            reports.append(try parse(text, ownFile: { workspace?.ownFile($0, relativeTo: cwd) }))
+            reports.append(try parse(text, command: command, ownFile: { workspace?.ownFile($0, relativeTo: cwd) }))
         }
         guard reports.filter(\.toStandardOutput).count <= 1 else {
             throw UsageError(message: "only one --report can go to standard output (-)", command: command)

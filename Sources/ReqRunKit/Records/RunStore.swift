@@ -39,10 +39,13 @@ public struct RunStore: Sendable {
     /// it look the oldest.
     /// - Returns: the ids removed.
     /// - Throws: `FileError` when `.reqrun` or `.reqrun/runs` is a symbolic link.
+    /// - Parameter sparing: a record saved already that counts among the `keep` and is never removed (`merge`
+    ///   prunes after saving its run, whatever the clock says of its id).
     @discardableResult
-    public func prune(keep: Int) throws(FileError) -> [String] {
+    public func prune(keep: Int, sparing: String? = nil) throws(FileError) -> [String] {
         guard let folder = try folder(create: false) else { return [] }
-        let old = Array(Self.ids(in: folder).dropFirst(max(0, keep)))
+        let others = Self.ids(in: folder).filter { $0 != sparing }
+        let old = Array(others.dropFirst(max(0, sparing == nil ? keep : keep - 1)))
         for id in old {
             folder.remove(Self.fileName(id, format: 2))
             folder.remove(Self.fileName(id, format: 1))
@@ -102,7 +105,14 @@ public struct RunStore: Sendable {
         for format in [2, 1] {
             let name = Self.fileName(id, format: format)
             guard let descriptor = try folder.openForReading(name) else { continue }
-            return try RecordReader(descriptor: descriptor, file: ".reqrun/runs/\(name)", counting: counting)
+            let reader = try RecordReader(descriptor: descriptor, file: ".reqrun/runs/\(name)", counting: counting)
+            // `history`, `show` and `diff` name and order runs by their file's name; a header that names
+            // another run (a record written or renamed by hand, `../` in it) would show as that run and hide
+            // the runs before it from `diff`.
+            guard reader.head.id == id else {
+                throw RunStoreError.unreadable(".reqrun/runs/\(name)", "its header names run '\(reader.head.id)', not \(id) as its file's name does")
+            }
+            return reader
         }
         throw RunStoreError.unknownRun(id)
     }

@@ -57,6 +57,12 @@ public enum ShardMerge {
         }
         let reference = shards[0]
         for (part, shard) in zip(parts, shards) {
+            // A record written by hand or damaged: refused before `n` or `selected` size anything.
+            guard shard.n >= 1, shard.k >= 1, shard.k <= shard.n, shard.selected >= 0 else {
+                throw ShardError.inconsistent(part.source, "its shard \(shard.k)/\(shard.n) of a selection of \(shard.selected) requests is not a part (1 ≤ K ≤ N, a selection of 0 or more)")
+            }
+        }
+        for (part, shard) in zip(parts, shards) {
             let differs = [
                 shard.n != reference.n ? "shard \(shard.k)/\(shard.n) against \(reference.k)/\(reference.n)" : nil,
                 shard.by != reference.by ? "split by \(shard.by) against by \(reference.by)" : nil,
@@ -70,16 +76,29 @@ public enum ShardMerge {
             if let difference = differs.first {
                 throw ShardError.mismatch(part.source, first.source, difference)
             }
-            guard shard.positions.count == part.resultCount, shard.positions.allSatisfy({ $0 >= 0 && $0 < shard.selected }) else {
-                throw ShardError.inconsistent(part.source, "its \(part.resultCount) results do not match the \(shard.positions.count) positions of its shard")
+            if let outside = shard.positions.first(where: { $0 < 0 || $0 >= shard.selected }) {
+                throw ShardError.inconsistent(part.source, "its shard holds position \(outside), outside its selection of \(shard.selected) requests")
+            }
+            guard shard.positions.count == part.resultCount else {
+                throw ShardError.inconsistent(part.source, "it counts \(part.resultCount) results (its summary, or the results present when it has none: a run cut short) against the \(shard.positions.count) positions of its shard")
             }
         }
         let byK = Dictionary(grouping: parts.indices, by: { shards[$0].k })
         if let (k, twice) = byK.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count > 1 }) {
             throw ShardError.duplicate(k: k, n: reference.n, twice.map { parts[$0].source })
         }
-        let missing = (1...reference.n).filter { byK[$0] == nil }
-        guard missing.isEmpty else { throw ShardError.missing(missing, n: reference.n) }
+        // Every K is in 1...n and none twice, so n - byK.count are missing; the first few of them are among
+        // the first byK.count + 10 numbers, whatever n a header claims.
+        if byK.count < reference.n {
+            let missing = (1...reference.n).lazy.filter { byK[$0] == nil }.prefix(ShardError.missingListed)
+            throw ShardError.missing(Array(missing), count: reference.n - byK.count, n: reference.n)
+        }
+        // Each position is held once, so the parts' positions add up to the selection: checked before
+        // `selected` sizes the table of owners.
+        let held = shards.reduce(0) { $0 + $1.positions.count }
+        guard held == reference.selected else {
+            throw ShardError.inconsistent(first.source, "the shards hold \(held) results of a selection of \(reference.selected) requests")
+        }
         var owners = [Int32](repeating: -1, count: reference.selected)
         for (i, (part, shard)) in zip(parts, shards).enumerated() {
             var previous = -1
@@ -185,8 +204,12 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Two records are not parts of one selection: (source, source of the first, how).
     case mismatch(String, String, String)
     case duplicate(k: Int, n: Int, [String])
-    case missing([Int], n: Int)
+    /// Shards not given: the first of them (at most `missingListed`), how many in all, N.
+    case missing([Int], count: Int, n: Int)
     case inconsistent(String, String)
+
+    /// How many missing shards a `missing` message names.
+    public static let missingListed = 10
 
     public var description: String {
         switch self {
@@ -201,8 +224,9 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(source) and \(other) are not shards of one selection: \(how)"
         case .duplicate(let k, let n, let sources):
             return "shard \(k)/\(n) is given \(sources.count) times: \(sources.joined(separator: ", "))"
-        case .missing(let ks, let n):
-            return "shard\(ks.count == 1 ? "" : "s") \(ks.map(String.init).joined(separator: ", ")) of \(n) \(ks.count == 1 ? "is" : "are") missing"
+        case .missing(let ks, let count, let n):
+            let listed = ks.map(String.init).joined(separator: ", ") + (count > ks.count ? ", … (\(count) in all)" : "")
+            return "shard\(count == 1 ? "" : "s") \(listed) of \(n) \(count == 1 ? "is" : "are") missing"
         case .inconsistent(let source, let reason): return "\(source): \(reason)"
         }
     }
