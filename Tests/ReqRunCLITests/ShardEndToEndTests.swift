@@ -206,7 +206,7 @@ import TestSupport
             ([ids["1/3"]!, ids["1/2"]!], "error: \(ids["1/2"]!) and \(ids["1/3"]!) are not shards of one selection: shard 1/2 against 1/3"),
             ([ids["1/3"]!, ids["2/3"]!, ids["2/3"]!, ids["3/3"]!], "error: shard 2/3 is given 2 times: \(ids["2/3"]!), \(ids["2/3"]!)"),
             ([ids["1/3"]!, plain], "error: \(plain) is not a shard (it was not run with --shard K/N)"),
-            (["missing/shard.json"], "error: missing/shard.json: not a run record this version can read: cannot be read"),
+            (["missing/shard.json"], "error: missing/shard.json: cannot be read: No such file or directory"),
         ]
         for (arguments, message) in cases {
             let output = try ReqRunBinary.run(["merge"] + arguments, in: dir.url)

@@ -146,6 +146,32 @@ import Testing
         #expect(try store.open("20261201-12").head.id == "20261201-120000-000-0001")
     }
 
+    /// A record file named on the command line (`merge`, `--shard-timings`) that is not one says what it is:
+    /// missing (the system's words), a folder, a FIFO (opened without waiting for a writer), an empty file.
+    @Test func aNamedFileThatIsNoRecordSaysWhatItIs() throws {
+        let dir = folder()
+        let root = dir.deletingLastPathComponent().deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = RunStore(directory: dir)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("folder.jsonl"), withIntermediateDirectories: true)
+        #expect(mkfifo(root.appendingPathComponent("fifo.jsonl").path, 0o600) == 0)
+        try Data().write(to: root.appendingPathComponent("empty.jsonl"))
+        let path = { (name: String) in root.appendingPathComponent(name).path }
+        #expect(throws: RunStoreError.notARecordFile(path("missing.jsonl"), "cannot be read: No such file or directory")) {
+            try store.open(idOrFile: path("missing.jsonl"))
+        }
+        #expect(throws: RunStoreError.notARecordFile(path("folder.jsonl"), "is a folder, not a run record")) {
+            try store.open(idOrFile: path("folder.jsonl"))
+        }
+        #expect(throws: RunStoreError.notARecordFile(path("fifo.jsonl"), "is a FIFO, not a run record")) {
+            try store.open(idOrFile: path("fifo.jsonl"))
+        }
+        #expect(throws: RunStoreError.notARecordFile(path("empty.jsonl"), "is an empty file, not a run record")) {
+            try store.open(idOrFile: path("empty.jsonl"))
+        }
+        #expect(RunStoreError.notARecordFile("f.jsonl", "is a FIFO, not a run record").description == "f.jsonl: is a FIFO, not a run record")
+    }
+
     /// `diff` reads its two records on two threads: the rows are those of the same records compared whole,
     /// and when both records are unreadable, the earlier one's error is the one thrown.
     @Test func aDiffOfTwoRecordFilesIsTheDiffOfTheRecords() throws {

@@ -45,7 +45,7 @@ enum MergeCommand {
         // Pruned once the merged run is saved, not before as `run` makes room: a part found short while it is
         // joined saves nothing, and must not cost the oldest record either.
         try runs.prune(keep: keep, sparing: record.id)
-        terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) shards")
+        terminal.line(ResultLines.summary(record.summary) + " in \(parts.count) \(parts.count == 1 ? "shard" : "shards")")
         terminal.line(terminal.styled("run \(record.id) merged from \(parts.map { Terminal.sanitized($0.record.id) }.joined(separator: ", ")) recorded in \(workspace.displayPath(file))", .dim))
         let reportsWritten = try reports.isEmpty || ReportRequest.writeAll(reports, try runs.open(record.id), terminal, standard)
         if record.summary.errors > 0 { return .requestError }

@@ -152,6 +152,9 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String, String)
     /// The record is larger than `FileSizeBound.runRecord` (file, reason).
     case tooLarge(String, String)
+    /// A record file named on the command line that is not one to read (file, reason): missing or not
+    /// readable (the system's words), a folder, a FIFO or another kind of file, or an empty file.
+    case notARecordFile(String, String)
     /// `diff` with fewer than two runs: the run (id) has none recorded before it; `skippedParts`, for a merged
     /// run, is how many of the records before it are its own parts, which `diff` does not compare it with.
     case noEarlierRun(String, skippedParts: Int = 0)
@@ -161,7 +164,7 @@ public enum RunStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRuns: return "no runs recorded yet in this workspace (reqrun run … records one)"
         case .unknownRun(let id): return "no run '\(id)' (reqrun history lists them)"
         case .ambiguousRun(let id, let matches): return "'\(id)' matches \(matches.count) runs: \(matches.joined(separator: ", "))"
-        case .tooLarge(let file, let reason): return "\(file): \(reason)"
+        case .tooLarge(let file, let reason), .notARecordFile(let file, let reason): return "\(file): \(reason)"
         case .noEarlierRun(let id, 0): return "no run recorded before \(id) to compare it with (reqrun history lists them)"
         case .noEarlierRun(let id, let parts):
             return "no run recorded before \(id) to compare it with but its \(parts) parts, which hold its own results (a merged run is compared with the previous merged or single run; name two runs to compare others)"
