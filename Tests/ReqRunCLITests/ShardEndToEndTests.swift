@@ -103,6 +103,13 @@ import TestSupport
         #expect(timed.status == 0, "\(timed.stderr)")
         let again = try ReqRunBinary.run(["run", "--all", "--parallel", "4", "--shard", "2/2", "--shard-timings", joined.id], in: dir.url)
         #expect(try record(dir, runID(again)).selection.shard?.timings == joined.id)
+        #expect(!timed.stderr.contains("no summary line"), "\(timed.stderr)")
+        // A record cut short (no summary line) still balances, with a warning saying so.
+        let recordLines = try dir.read(".reqrun/runs/\(joined.id).jsonl").split(separator: "\n", omittingEmptySubsequences: true)
+        try dir.write("cut/part.jsonl", recordLines.dropLast().joined(separator: "\n") + "\n")
+        let cut = try ReqRunBinary.run(["run", "--all", "--shard", "1/2", "--shard-timings", "cut/part.jsonl", "--dry-run"], in: dir.url)
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.contains("--shard-timings cut/part.jsonl: the record has no summary line (a run cut short); the parts are balanced by the 400 results it holds"), "\(cut.stderr)")
     }
 
     @Test func aBadShardIsAUsageError() throws {

@@ -129,7 +129,8 @@ enum RunCommand {
             terminal.warning(message)
         }
         // The part this job runs (--shard K/N): after the checks above, which see the whole selection.
-        try ShardOptions.apply(arguments, &references, &selection, environment: environment, overrides: overrides, context, command: command.spec)
+        try ShardOptions.apply(arguments, &references, &selection, environment: environment, overrides: overrides, context, command: command.spec,
+                               warn: { terminal.warning($0) })
         let processEnvironment = readableEnvironment(arguments, references, environment, overrides)
         // Before older records are pruned: a sandbox that cannot start loses nothing.
         let scripting = try RunScripting.sandbox(for: references, limits: scriptLimits, preRequestOnly: arguments.flag("--dry-run"), early: early)

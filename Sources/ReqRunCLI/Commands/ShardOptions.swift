@@ -13,10 +13,11 @@ enum ShardOptions {
     /// Narrows `references` to the part `--shard` names and records it in `selection.shard`; without
     /// `--shard` changes nothing.
     /// - Throws: `UsageError` for a bad K/N, `ShardError.crossingCapture` when a capture would cross parts,
-    ///   `RunStoreError` when the `--shard-timings` record cannot be read.
+    ///   `RunStoreError` when the `--shard-timings` record cannot be read. `warn` gets a warning for a record
+    ///   without its summary line.
     static func apply(_ arguments: ParsedArguments, _ selected: inout RequestSelection, _ selection: inout RunSelection,
                       environment: Environment?, overrides: [String: String], _ context: WorkspaceContext,
-                      command: CommandSpec) throws {
+                      command: CommandSpec, warn: (String) -> Void) throws {
         guard let text = arguments.value("--shard") else {
             for option in ["--shard-by", "--shard-timings"] where arguments.value(option) != nil {
                 throw UsageError(message: "\(option) goes with --shard K/N", command: command)
@@ -51,6 +52,11 @@ enum ShardOptions {
             let results = reader.results()
             durations = ShardPartition.durations(of: references, results: results)
             if let error = results.error { throw error }
+            // A record without its summary line (a run killed, a file cut short) still balances by what it
+            // holds, as the docs say; but the user should know the parts rest on part of a run.
+            if !reader.complete {
+                warn("--shard-timings \(run): the record has no summary line (a run cut short); the parts are balanced by the \(reader.head.summary.total) results it holds")
+            }
             timingsRun = reader.head.id
         }
         let configuration = RunConfiguration(selection: selection, environment: environment, overrides: overrides)
