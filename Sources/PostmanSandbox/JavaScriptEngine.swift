@@ -17,8 +17,19 @@ final class JavaScriptEngine {
     private var api = RRJSC()
     private let group: JSContextGroupRef
     private let context: JSGlobalContextRef
-    /// Compiled scripts by text, protected from collection for the run.
-    private var compiled: [String: JSObjectRef] = [:]
+    /// Compiled scripts by text (its UTF-8 bytes: `ScriptText`), protected from collection for the run.
+    private var compiled: [ScriptText: JSObjectRef] = [:]
+    /// A script's text as a key, by its UTF-8 bytes, not by `String ==`'s Unicode equivalence: two texts that
+    /// differ only in their normal form are different programs to JavaScript (`'é'` precomposed and with a
+    /// combining accent are different strings there), and hashing bytes costs less than normalising.
+    private struct ScriptText: Hashable {
+        let text: String
+        static func == (a: ScriptText, b: ScriptText) -> Bool { a.text.sameUTF8(b.text) }
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
     /// The entry of `compiled` found or made last (see `compile`).
     private var lastCompiled: (source: String, function: JSObjectRef)?
     /// Functions made by `defineNativeFunction`, protected and registered for the run.
@@ -124,7 +135,7 @@ final class JavaScriptEngine {
         // costs less than hashing it for the dictionary (about 1,300 instructions for case 6's 250-byte script:
         // callgrind).
         if let last = lastCompiled, last.source.sameUTF8(source) { return last.function }
-        if let function = compiled[source] {
+        if let function = compiled[ScriptText(text: source)] {
             lastCompiled = (source, function)
             return function
         }
@@ -139,7 +150,7 @@ final class JavaScriptEngine {
             throw syntaxError
         }
         api.JSValueProtect(context, function)
-        compiled[source] = function
+        compiled[ScriptText(text: source)] = function
         lastCompiled = (source, function)
         return function
     }
@@ -164,7 +175,7 @@ final class JavaScriptEngine {
             throw Failure(message: "the script did not compile", timedOut: false)
         }
         api.JSValueProtect(context, function)
-        compiled[source] = function
+        compiled[ScriptText(text: source)] = function
         lastCompiled = (source, function)
         return function
     }

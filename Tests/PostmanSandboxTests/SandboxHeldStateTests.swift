@@ -208,4 +208,20 @@ import ReqRunKit
             #expect(outcome.assertions.map(\.name) == [expected])
         }
     }
+
+    /// Scripts are compiled once per text by its bytes: two texts that differ only in Unicode normal form are
+    /// two programs (here a one-character and a two-character string), also when another script ran between
+    /// them (the table, not only the last script kept).
+    @Test func scriptsThatDifferOnlyInTheirNormalFormAreTwoPrograms() throws {
+        let sandbox = try PostmanSandbox()
+        var variables = ScriptVariables()
+        let context = Self.context()
+        let length = { (word: String) -> String in "pm.test('length ' + '\(word)'.length, () => {});" }
+        let names = ["caf\u{E9}", "other", "cafe\u{301}"].map { word in
+            run(sandbox, length(word), context, &variables).assertions.first?.name ?? "none"
+        }
+        #expect(names == ["length 4", "length 5", "length 5"])
+        #expect(sandbox.compiledScriptCount >= 3)
+    }
+
 }
