@@ -237,6 +237,13 @@ import TestSupport
         #expect(shortMerge.status == 2)
         #expect(shortMerge.stderr.contains("short.jsonl: it has fewer results than the positions of its shard"), "\(shortMerge.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runsFolder.path).sorted() == listed)
+        // A part whose run was killed (its summary line and last result missing) is named as cut short.
+        let cut = dir.url.appendingPathComponent("cut.jsonl")
+        try (lines.dropLast(2).joined(separator: "\n") + "\n").write(to: cut, atomically: true, encoding: .utf8)
+        let cutMerge = try ReqRunBinary.run(["merge", cut.path, ids["2/3"]!, ids["3/3"]!], in: dir.url)
+        #expect(cutMerge.status == 2)
+        #expect(cutMerge.stderr.contains("cut.jsonl: it has no summary line (its run was cut short) and holds 1 of the 2 results of its shard 1/3; run that shard again"), "\(cutMerge.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runsFolder.path).sorted() == listed)
         // A merge that succeeds keeps --keep records, its own among them.
         let merged = try ReqRunBinary.run(["merge", ids["1/3"]!, ids["2/3"]!, ids["3/3"]!], in: dir.url)
         #expect(merged.status == 0, "\(merged.stderr)")

@@ -188,7 +188,7 @@ import Testing
         #expect(throws: ShardError.inconsistent("f1", "its shard holds position 7, outside its selection of 4 requests")) {
             try merge(ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1, 7]))
         }
-        #expect(throws: ShardError.inconsistent("f1", "it counts 2 results (its summary, or the results present when it has none: a run cut short) against the 1 positions of its shard")) {
+        #expect(throws: ShardError.inconsistent("f1", "its summary counts 2 results against the 1 positions of its shard")) {
             try merge(ShardRecord(k: 1, n: 2, by: "request", selected: 4, positions: [1]))
         }
     }

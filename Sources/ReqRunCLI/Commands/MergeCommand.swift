@@ -36,7 +36,7 @@ enum MergeCommand {
         let runs = RunStore(directory: workspace.runsDirectory)
         // Each shard is read a result at a time (its head first, to check them all before writing).
         let readers = try arguments.positionals.map { try runs.open(idOrFile: $0) }
-        let parts = zip(arguments.positionals, readers).map { ShardMerge.Part(source: $0, head: $1.head, resultCount: $1.head.summary.total) }
+        let parts = zip(arguments.positionals, readers).map { ShardMerge.Part(source: $0, head: $1.head, resultCount: $1.head.summary.total, complete: $1.complete) }
         let plan = try ShardMerge.plan(parts, id: RunID.make(Date()), workspace: workspace.root.path)
         for report in reports { try report.createFolder() }
         let context = WorkspaceContext(workspace: workspace, collections: [], fileRoots: workspace.fileRoots(allowing: []))

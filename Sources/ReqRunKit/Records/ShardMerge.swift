@@ -13,17 +13,22 @@ public enum ShardMerge {
         public var record: RunRecord
         /// How many results the record has.
         public var resultCount: Int
+        /// False for a record without its summary line (`RecordReader.complete`): its run was cut short, and
+        /// `resultCount` is the results present.
+        public var complete: Bool
 
         /// A record held whole.
         public init(source: String, record: RunRecord) {
             self.init(source: source, head: record, resultCount: record.results.count)
         }
 
-        /// A record whose results stay in its file (`RecordReader.head`, its summary's total).
-        public init(source: String, head: RunRecord, resultCount: Int) {
+        /// A record whose results stay in its file (`RecordReader.head`, its summary's total, or the results
+        /// present when `complete` is false).
+        public init(source: String, head: RunRecord, resultCount: Int, complete: Bool = true) {
             self.source = source
             self.record = head
             self.resultCount = resultCount
+            self.complete = complete
         }
     }
 
@@ -80,7 +85,11 @@ public enum ShardMerge {
                 throw ShardError.inconsistent(part.source, "its shard holds position \(outside), outside its selection of \(shard.selected) requests")
             }
             guard shard.positions.count == part.resultCount else {
-                throw ShardError.inconsistent(part.source, "it counts \(part.resultCount) results (its summary, or the results present when it has none: a run cut short) against the \(shard.positions.count) positions of its shard")
+                // A part killed before its end has no summary line: say so, since running it again is the fix.
+                if !part.complete {
+                    throw ShardError.inconsistent(part.source, "it has no summary line (its run was cut short) and holds \(part.resultCount) of the \(shard.positions.count) results of its shard \(shard.k)/\(shard.n); run that shard again")
+                }
+                throw ShardError.inconsistent(part.source, "its summary counts \(part.resultCount) results against the \(shard.positions.count) positions of its shard")
             }
         }
         let byK = Dictionary(grouping: parts.indices, by: { shards[$0].k })
