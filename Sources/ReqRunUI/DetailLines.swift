@@ -121,9 +121,10 @@ enum DetailLines {
     static func resultLine(_ result: RequestResult) -> StyledLine {
         let head = "\(result.method) \(result.url)".escapingTerminalControls()
         switch result.outcome {
-        case .response:
+        case .response, .scriptError where result.response != nil:
             let response = result.response!
-            return StyledLine("\(result.passed ? "✓" : "✗") \(head)  \(response.status)  \(milliseconds(result.timings?.total ?? 0))  \(bytes(response.bodySize))",
+            let error = result.outcome == .scriptError ? "  " + (result.error?.message ?? "").escapingTerminalControls() : ""
+            return StyledLine("\(result.passed ? "✓" : "✗") \(head)  \(response.status)  \(milliseconds(result.timings?.total ?? 0))  \(bytes(response.bodySize))" + error,
                               result.passed ? .green : .red)
         case .skipped, .notRun:
             return StyledLine("- \(head)  " + (result.error?.message ?? "").escapingTerminalControls(), .dim)

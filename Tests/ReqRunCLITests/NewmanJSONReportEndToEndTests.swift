@@ -79,4 +79,32 @@ import TestSupport
         #expect((failures[2]["cursor"] as? [String: Any])?["iteration"] as? Int == 1)
         #expect((runObject["transfers"] as? [String: Int])?["responseTotal"] == record.results.compactMap(\.response?.bodySize).reduce(0, +))
     }
+
+    /// A script error's failure carries the JavaScript exception's name and message, as Newman's does
+    /// (`ReferenceError`, not `Error` with reqrun's whole line), at `test-script` or `prerequest-script`; a
+    /// time limit, which is no exception, stays `Error` with reqrun's message.
+    @Test func scriptErrorFailuresHaveTheExceptionsNameAndMessage() throws {
+        let httpbin = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/n.json", """
+            {"info": {"name": "errors", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [
+              {"name": "test throws", "event": [{"listen": "test", "script": {"exec": ["pm.test('ok', () => {});", "foo.bar();"]}}],
+               "request": "\(httpbin)/get"},
+              {"name": "pre throws", "event": [{"listen": "prerequest", "script": {"exec": ["JSON.parse('{');"]}}],
+               "request": "\(httpbin)/get"},
+              {"name": "loops", "event": [{"listen": "test", "script": {"exec": ["while (true) {}"]}}],
+               "request": "\(httpbin)/get"}]}
+            """)
+        let run = try ReqRunBinary.run(["run", "--all", "--script-timeout", "0.3", "--report", "newman-json=newman.json"], in: dir.url)
+        #expect(run.status == 3, "\(run.stdout)\n\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(try dir.read("newman.json").utf8)) as? [String: Any])
+        let failures = try #require((report["run"] as? [String: Any])?["failures"] as? [[String: Any]])
+        #expect(failures.map { $0["at"] as? String } == ["test-script", "prerequest-script", "test-script"])
+        #expect(failures.map { ($0["error"] as? [String: String]) ?? [:] } == [
+            ["name": "ReferenceError", "message": "Can't find variable: foo"],
+            ["name": "SyntaxError", "message": "JSON Parse error: Expected '}'"],
+            ["name": "Error", "message": "collections/n.json: item[2].event[0] (test): the script ran for more than 0.3 s and was stopped (--script-timeout)"],
+        ])
+    }
 }

@@ -265,6 +265,31 @@ import TestSupport
         #expect(record.summary.errors == 3)
     }
 
+    /// A test script that throws after the response came keeps the response's status, time and size on the
+    /// console's line and `show`'s, its error after the URL; `---` stays for requests that got no response (a
+    /// failed pre-request script). Before, both showed `---` and hid the 201 the server sent.
+    @Test func aTestScriptErrorAfterAResponseShowsItsStatus() throws {
+        let base = try TestServers.httpbin()
+        let dir = try TemporaryDirectory()
+        try dir.write("collections/scripts.json", Self.collection([
+            ("created", "\(base)/status/201", [], ["pm.test('before', () => {});", "null.x;"]),
+            ("pre", "\(base)/get", ["throw new Error('no token');"], []),
+        ]))
+        let output = try ReqRunBinary.run(["run", "--all"], in: dir.url)
+        #expect(output.status == 3, "\(output.stdout)\n\(output.stderr)")
+        let error = "collections/scripts.json: item[0].event[0] (test) 2:5: TypeError: null is not an object (evaluating 'null.x')"
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        let created = try #require(lines.first { $0.contains("created") }, "\(output.stdout)")
+        #expect(created.hasPrefix("  ✗ created  GET      201  "), "\(created)")
+        #expect(created.hasSuffix("      0 B  \(base)/status/201  \(error)"), "\(created)")
+        let pre = try #require(lines.first { $0.contains(" pre ") }, "\(output.stdout)")
+        #expect(pre == "  ✗ pre      GET      ---                      \(base)/get  collections/scripts.json: item[1].event[0] (prerequest) 1:16: Error: no token")
+        let show = try ReqRunBinary.run(["show"], in: dir.url)
+        let shown = show.stdout.split(separator: "\n").map(String.init)
+        #expect(shown.contains { $0.hasPrefix("✗ GET  \(base)/status/201  201  ") && $0.hasSuffix(" 0 B  \(error)") }, "\(show.stdout)")
+        #expect(shown.contains("✗ GET  \(base)/get  collections/scripts.json: item[1].event[0] (prerequest) 1:16: Error: no token"), "\(show.stdout)")
+    }
+
     @Test func aScriptThatLoopsForeverIsStoppedByTheTimeLimit() throws {
         let base = try TestServers.httpbin()
         let started = Date()

@@ -47,7 +47,8 @@ enum ResultLines {
         let method = Terminal.padded(Terminal.sanitized(result.method), 4)
         let url = Terminal.sanitized(result.url)
         switch result.outcome {
-        case .response:
+        // A test script's error after a response keeps the response's status, time and size, the error last.
+        case .response, .scriptError where result.response != nil:
             let response = result.response!
             let style: Terminal.Style = response.status >= 400 ? .yellow : .green
             let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)
@@ -56,6 +57,7 @@ enum ResultLines {
                 + (result.webSocket.map { messageCount($0) } ?? byteCount(response.bodySize))
                 + (result.redirects.isEmpty ? "" : terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
                 + attempts(result, terminal)
+                + (result.outcome == .scriptError ? "  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red) : "")
         case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(method) \(url)  " + terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red)
         case .skipped:

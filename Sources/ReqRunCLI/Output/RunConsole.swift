@@ -148,7 +148,9 @@ final class RunConsole: @unchecked Sendable {
         let method = Terminal.padded(Terminal.sanitized(result.method), Self.methodWidth)
         let url = Terminal.sanitized(result.url)
         switch result.outcome {
-        case .response:
+        // A test script's error after a response keeps the response's columns, the error after the URL (the
+        // `---` columns are for a request that got no response).
+        case .response, .scriptError where result.response != nil:
             let response = result.response!
             // Appended as UTF-8 to one buffer sized once: the line made of `+` and interpolations allocated a
             // string per piece, about 20,000 instructions a line (callgrind).
@@ -172,6 +174,10 @@ final class RunConsole: @unchecked Sendable {
                 add(terminal.styled("  ↪ \(result.redirects.count) redirect\(result.redirects.count == 1 ? "" : "s")", .dim))
             }
             add(ResultLines.attempts(result, terminal))
+            if result.outcome == .scriptError {
+                add("  ")
+                add(terminal.styled(Terminal.sanitized(result.error?.message ?? ""), .red))
+            }
             return String(decoding: text, as: UTF8.self)
         case .transportError, .invalid, .scriptError:
             return "\(terminal.styled("✗", .red)) \(name)  \(method)  \(Self.noStatus)  \(url)  "

@@ -125,7 +125,7 @@ public enum NewmanJSONReport {
             }
             execution["assertions"] = list
             if let at = failurePlace(result) {
-                failures.append(["error": ["name": "Error", "message": result.error?.message ?? "no response"], "at": at,
+                failures.append(["error": failureError(result), "at": at,
                                  "source": ["name": result.name], "parent": parent, "cursor": cursor])
             }
             out.write((first ? "\n   " : ",\n   ") + json(execution))
@@ -144,6 +144,28 @@ public enum NewmanJSONReport {
         case .scriptError: return result.response == nil ? "prerequest-script" : "test-script"
         case .response, .skipped, .notRun: return nil
         }
+    }
+
+    /// A failure's `error` other than an assertion's: for a script error the JavaScript exception's name and
+    /// message, as Newman's (`ReferenceError`, `Can't find variable: foo`), taken from the end of reqrun's
+    /// message (`FILE: item[0].event[1] (test) 4:4: ReferenceError: …`); else `Error` and the whole message.
+    static func failureError(_ result: RequestResult) -> [String: Any] {
+        let message = result.error?.message ?? "no response"
+        guard result.outcome == .scriptError,
+              let event = message.range(of: " (test) ") ?? message.range(of: " (prerequest) ") else {
+            return ["name": "Error", "message": message]
+        }
+        var rest = message[event.upperBound...]
+        // The position, `4:4: ` or `2: `, when there is one.
+        if let colon = rest.range(of: ": "), !rest[..<colon.lowerBound].isEmpty,
+           rest[..<colon.lowerBound].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }) {
+            rest = rest[colon.upperBound...]
+        }
+        if let colon = rest.range(of: ": "), rest[..<colon.lowerBound].allSatisfy({ $0.isASCII && $0.isLetter }),
+           rest[..<colon.lowerBound].hasSuffix("Error") {
+            return ["name": String(rest[..<colon.lowerBound]), "message": String(rest[colon.upperBound...])]
+        }
+        return ["name": "Error", "message": message]
     }
 
     /// chai's `AssertionError: message` split into name and message, as Newman's assertion error; a declared
