@@ -121,7 +121,8 @@ enum DetailLines {
     static func resultLine(_ result: RequestResult) -> StyledLine {
         let head = "\(result.method) \(result.url)".escapingTerminalControls()
         switch result.outcome {
-        case .response, .scriptError where result.response != nil:
+        case .response,
+             .scriptError where result.response != nil:
             let response = result.response!
             let error = result.outcome == .scriptError ? "  " + (result.error?.message ?? "").escapingTerminalControls() : ""
             return StyledLine("\(result.passed ? "✓" : "✗") \(head)  \(response.status)  \(milliseconds(result.timings?.total ?? 0))  \(bytes(response.bodySize))" + error,

@@ -48,7 +48,8 @@ enum ResultLines {
         let url = Terminal.sanitized(result.url)
         switch result.outcome {
         // A test script's error after a response keeps the response's status, time and size, the error last.
-        case .response, .scriptError where result.response != nil:
+        case .response,
+             .scriptError where result.response != nil:
             let response = result.response!
             let style: Terminal.Style = response.status >= 400 ? .yellow : .green
             let mark = result.passed ? terminal.styled("✓", .green) : terminal.styled("✗", .red)

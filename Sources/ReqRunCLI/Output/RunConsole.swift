@@ -150,7 +150,8 @@ final class RunConsole: @unchecked Sendable {
         switch result.outcome {
         // A test script's error after a response keeps the response's columns, the error after the URL (the
         // `---` columns are for a request that got no response).
-        case .response, .scriptError where result.response != nil:
+        case .response,
+             .scriptError where result.response != nil:
             let response = result.response!
             // Appended as UTF-8 to one buffer sized once: the line made of `+` and interpolations allocated a
             // string per piece, about 20,000 instructions a line (callgrind).
