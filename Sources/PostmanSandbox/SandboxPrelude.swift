@@ -518,9 +518,16 @@ enum SandboxPrelude {
       var parts = [];
       // An Error as Node's console prints its first line, `TypeError: message` (JSON.stringify gives `{}`).
       for (var i = 0; i < arguments.length; i++) parts.push(arguments[i] instanceof Error ? errorText(arguments[i]) : text(arguments[i]));
-      state.console.push((level === 'log' ? '' : level + ': ') + parts.join(' '));
+      var line = (level === 'log' ? '' : level + ': ') + parts.join(' ');
+      // An event's console text is bounded (`consoleBound` UTF-16 units): the lines share the strings they were
+      // given, so a loop logging one large string costs the script nothing, while `end`'s JSON of them, its copy in
+      // Swift, the terminal and the record would cost gigabytes that no bound sees. Later lines are counted, not kept.
+      if (state.consoleLeftOut > 0 || state.consoleUsed + line.length > consoleBound) { state.consoleLeftOut++; return; }
+      state.consoleUsed += line.length;
+      state.console.push(line);
     };
   }
+  var consoleBound = 16 * 1024 * 1024;
   var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
 
   var legacy = {
@@ -843,7 +850,7 @@ enum SandboxPrelude {
       var info = input.info || heldInfo;
       heldInfo = info;
       removals = null;
-      state = { scopes: held, assertions: [], console: [], place: '', changed: {}, tests: {}, built: {}, written: {},
+      state = { scopes: held, assertions: [], console: [], consoleUsed: 0, consoleLeftOut: 0, place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
       var pmInfo = { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
@@ -903,6 +910,11 @@ enum SandboxPrelude {
       // (A script that failed had no `leave`: its changes apply too, as postman-runtime applies a failed script's.)
       settleOrder();
       var out = { assertions: state.assertions }, changed = state.changed, request = state.requestData;
+      if (state.consoleLeftOut > 0) {
+        state.console.push('warn: ' + state.consoleLeftOut + ' more console line' + (state.consoleLeftOut === 1 ? '' : 's')
+          + ' left out: more than 16 Mi characters of console text in one event (pre-request or test)');
+        state.consoleLeftOut = 0;
+      }
       if (state.console.length) out.console = state.console;
       out.globals = changedText('globals');
       out.collection = changedText('collection');

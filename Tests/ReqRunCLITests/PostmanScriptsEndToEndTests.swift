@@ -304,6 +304,30 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[1]) == ["✓ the context still works"])
     }
 
+    /// A loop logging one large string costs the script almost nothing (each line shares the string), so no
+    /// bound saw it; the JSON of its lines, their copy in Swift, the console and the record did: 1,000 lines of
+    /// 1 MB ended the process ("a script grew reqrun by more than twice --script-memory's 256 MiB (its promise
+    /// jobs) and could not be stopped", exit 3, the next request never sent), and 200 lines of 1 MB passed with
+    /// a 200 MB console and record and 1 GB resident. An event keeps at most 16 Mi characters of console text;
+    /// the lines past it are counted in one `warn:` line and the run goes on.
+    @Test func anEventsConsoleTextIsBoundedAndTheRunGoesOn() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("loud", "\(base)/get", [], ["const s = 'x'.repeat(1000000);", "console.log('first');",
+                                         "for (let i = 0; i < 1000; i++) console.log(s);", "pm.test('ran', () => {});"]),
+            ("after", "\(base)/get", [], ["console.log('quiet');"]),
+        ]), ["-q"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let console = try #require(record.results[0].console)
+        #expect(console.count == 18)
+        #expect(console.first == "first")
+        #expect(console.dropFirst().dropLast().allSatisfy { $0.utf8.count == 1_000_000 })
+        #expect(console.last == "warn: 984 more console lines left out: more than 16 Mi characters of console text in one event (pre-request or test)")
+        #expect(Self.scriptChecks(record.results[0]) == ["✓ ran"])
+        #expect(record.results[1].console == ["quiet"])
+        #expect(output.stdout.utf8.count < 20_000_000)
+    }
+
     /// A chain of short promise jobs that never ends escapes JavaScriptCore's time limit (it starts again at
     /// each job): the process then ends, with an `error:` line and exit code 3, at twice `--script-timeout`
     /// (at least a second past it), rather than running until CI kills it. Before, it ran on for good.
