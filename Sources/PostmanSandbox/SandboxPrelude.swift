@@ -486,10 +486,21 @@ enum SandboxPrelude {
     });
   });
 
+  // An event's test names and errors are bounded as its console text is (`consoleBound` UTF-16 units in all,
+  // beyond which each is cut to 256): a loop naming a thousand tests after one large string costs the script
+  // almost nothing, while `end`'s JSON of them and its copies in Swift and the record would cost gigabytes.
+  function assertionText(value) {
+    if (state.assertionUsed + value.length <= consoleBound) { state.assertionUsed += value.length; return value; }
+    state.assertionUsed = consoleBound;
+    return value.length <= 256 ? value : value.slice(0, 256) + '… (' + (value.length - 256)
+      + ' more characters left out: more than 16 Mi characters of test names and errors in one event)';
+  }
+  function assertionError(e) { return assertionText(errorText(e)); }
+
   function test(name, fn) {
     // Failed until its function returns: one the time limit or the memory bound stops (an exception no
     // `catch` sees) did not pass.
-    var assertion = { name: text(name), passed: false, skipped: false, error: 'the script was stopped before this test finished',
+    var assertion = { name: assertionText(text(name)), passed: false, skipped: false, error: 'the script was stopped before this test finished',
                       place: state.place };
     state.assertions.push(assertion);
     if (typeof fn !== 'function') { assertion.passed = assertion.skipped = true; assertion.error = null; return; }
@@ -499,18 +510,18 @@ enum SandboxPrelude {
         // An async function: failed as above until its promise settles (the jobs run when the script returns),
         // so one the limits stop while it waits, or one that never settles, did not pass either.
         result.then(function () { assertion.passed = true; assertion.error = null; },
-                    function (e) { assertion.passed = false; assertion.error = errorText(e); });
+                    function (e) { assertion.passed = false; assertion.error = assertionError(e); });
       } else {
         assertion.passed = true;
         assertion.error = null;
       }
     } catch (e) {
       assertion.passed = false;
-      assertion.error = errorText(e);
+      assertion.error = assertionError(e);
     }
   }
   test.skip = function (name) {
-    state.assertions.push({ name: text(name), passed: true, skipped: true, error: null, place: state.place });
+    state.assertions.push({ name: assertionText(text(name)), passed: true, skipped: true, error: null, place: state.place });
   };
 
   function log(level) {
@@ -850,7 +861,7 @@ enum SandboxPrelude {
       var info = input.info || heldInfo;
       heldInfo = info;
       removals = null;
-      state = { scopes: held, assertions: [], console: [], consoleUsed: 0, consoleLeftOut: 0, place: '', changed: {}, tests: {}, built: {}, written: {},
+      state = { scopes: held, assertions: [], console: [], consoleUsed: 0, consoleLeftOut: 0, assertionUsed: 0, place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
       var pmInfo = { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,
@@ -900,7 +911,7 @@ enum SandboxPrelude {
       var tests = global.tests;
       if (tests && typeof tests === 'object') {
         Object.keys(tests).forEach(function (name) {
-          state.assertions.push({ name: name, passed: !!tests[name], skipped: false, error: null, place: state.place });
+          state.assertions.push({ name: assertionText(name), passed: !!tests[name], skipped: false, error: null, place: state.place });
         });
       }
     },

@@ -328,6 +328,30 @@ import TestSupport
         #expect(output.stdout.utf8.count < 20_000_000)
     }
 
+    /// Test names and errors are bounded per event as console text is: a thousand tests named after one 1 MB
+    /// string (which cost the script almost nothing) grew reqrun past 1.5 GB until the process was ended; now
+    /// the first 16 Mi characters are kept and later names and errors are cut to 256, and the run goes on.
+    @Test func anEventsTestNamesAreBoundedAndTheRunGoesOn() throws {
+        let base = try TestServers.httpbin()
+        let (output, record) = try run(Self.collection([
+            ("named", "\(base)/get", [], ["const s = 'y'.repeat(1000000);",
+                                          "for (let i = 0; i < 1000; i++) pm.test(s + i, () => {});",
+                                          "pm.test('last', () => { throw new Error(s); });"]),
+            ("after", "\(base)/get", [], ["pm.test('next', () => {});"]),
+        ]), ["-q"])
+        #expect(output.status == 1, "\(output.stderr)")
+        let checks = record.results[0].expectations.filter { $0.kind != nil }
+        try #require(checks.count == 1001)
+        #expect(checks.prefix(16).allSatisfy { $0.description.utf8.count > 1_000_000 && $0.passed })
+        let cut = String(repeating: "y", count: 256) + "… (999746 more characters left out: more than 16 Mi characters of test names and errors in one event)"
+        #expect(checks[16].description == cut)
+        #expect(checks.dropFirst(16).prefix(1000 - 16).allSatisfy { $0.description.utf8.count < 400 })
+        #expect(checks[1000].description == "last" && !checks[1000].passed)
+        #expect(checks[1000].actual.hasPrefix("Error: yyy") && checks[1000].actual.contains("more characters left out") && checks[1000].actual.utf8.count < 400,
+                "\(checks[1000].actual.prefix(300))")
+        #expect(Self.scriptChecks(record.results[1]) == ["✓ next"])
+    }
+
     /// A chain of short promise jobs that never ends escapes JavaScriptCore's time limit (it starts again at
     /// each job): the process then ends, with an `error:` line and exit code 3, at twice `--script-timeout`
     /// (at least a second past it), rather than running until CI kills it. Before, it ran on for good.
