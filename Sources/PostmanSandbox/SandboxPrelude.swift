@@ -623,11 +623,41 @@ enum SandboxPrelude {
       }
     }
   }
+  // The scopes `end` turns to text are bounded (`variableBound` UTF-16 units in one event, names and values): a
+  // thousand variables holding one large string, or an array of it, cost the script almost nothing, while their
+  // text, `end`'s JSON and its copies in Swift would cost gigabytes that no bound sees. Past it `end` throws: Swift
+  // then reads nothing of the event (the request fails with this error) and sends every scope again at the next
+  // event, so the values the context holds are the run's again; the objects kept for their types go too.
+  var variableBound = 64 * 1024 * 1024;
+  function tooManyVariables(name) {
+    typed[name] = {};
+    heldText[name] = {};
+    // A string, not an Error: an Error's position would be the sandbox's own source, read as one in the script's.
+    throw 'the variables the scripts set hold more than 64 Mi characters of text: their changes in this event are not kept';
+  }
+  function boundedText(name, value) {
+    if (value === undefined) return 'undefined';
+    if (value === null || typeof value !== 'object') return String(value);
+    var over = {}, used = state.variableUsed;
+    try {
+      return JSON.stringify(value, function (key, item) {
+        used += key.length + (typeof item === 'string' ? item.length : 1);
+        if (used > variableBound) throw over;
+        return item;
+      });
+    } catch (e) {
+      if (e === over) tooManyVariables(name);
+      return String(value);
+    }
+  }
   function asText(name) {
     var values = state.scopes[name], result = {}, kept = {}, keys = Object.keys(values);
     for (var i = 0; i < keys.length; i++) {
       var key = keys[i], value = values[key];
-      result[key] = text(value);
+      var valueText = typeof value === 'string' ? value : boundedText(name, value);
+      state.variableUsed += key.length + valueText.length;
+      if (state.variableUsed > variableBound) tooManyVariables(name);
+      result[key] = valueText;
       if (typeof value !== 'string') kept[key] = value;
     }
     // A variable named `__proto__` does not reach the text (the assignment above sets no property): it goes
@@ -861,7 +891,7 @@ enum SandboxPrelude {
       var info = input.info || heldInfo;
       heldInfo = info;
       removals = null;
-      state = { scopes: held, assertions: [], console: [], consoleUsed: 0, consoleLeftOut: 0, assertionUsed: 0, place: '', changed: {}, tests: {}, built: {}, written: {},
+      state = { scopes: held, assertions: [], console: [], consoleUsed: 0, consoleLeftOut: 0, assertionUsed: 0, variableUsed: 0, place: '', changed: {}, tests: {}, built: {}, written: {},
                 request: undefined, requestData: input.request, response: undefined, responseData: input.response || null,
                 location: input.location || [input.request.name] };
       var pmInfo = { eventName: input.event, iteration: info.iteration, iterationCount: info.iterationCount,

@@ -352,6 +352,33 @@ import TestSupport
         #expect(Self.scriptChecks(record.results[1]) == ["✓ next"])
     }
 
+    /// The variables a script sets are bounded when they are turned to text after it (64 Mi characters in one
+    /// event): a thousand variables holding one 1 MB string, or an array of it, ended the process through the
+    /// memory backstop (1.4 GB), and later requests were never sent. Now that request fails naming the bound,
+    /// its changes are not kept, and the run goes on with the run's values; a 5 MB variable is kept as before.
+    @Test func theVariablesAScriptSetsAreBoundedAndTheRunGoesOn() throws {
+        let base = try TestServers.httpbin()
+        let message = "the variables the scripts set hold more than 64 Mi characters of text: their changes in this event are not kept"
+        let (output, record) = try run(Self.collection([
+            ("large", "\(base)/get", [], ["pm.environment.set('large', 'w'.repeat(5000000));"]),
+            ("many", "\(base)/get", [], ["const s = 'z'.repeat(1000000);", "for (let i = 0; i < 1000; i++) pm.environment.set('v' + i, s);"]),
+            ("array", "\(base)/get", [], ["pm.globals.set('big', Array(1000).fill('z'.repeat(1000000))); pm.environment.set('small', 'ok');"]),
+            ("after", "\(base)/get", [], [
+                "pm.test('clean', () => { pm.expect(pm.environment.get('v1')).to.equal(undefined); pm.expect(pm.globals.get('big')).to.equal(undefined);",
+                "  pm.expect(pm.environment.get('small')).to.equal(undefined); pm.expect(pm.environment.get('large').length).to.equal(5000000); });",
+                "pm.globals.set('object', {a: [1]});",
+            ]),
+            ("later", "\(base)/get", [], ["pm.test('kept', () => pm.expect(pm.globals.get('object')).to.eql({a: [1]}));"]),
+        ]), ["-q"])
+        #expect(output.status == 3, "\(output.stderr)")
+        try #require(record.results.count == 5)
+        #expect(record.results.map(\.outcome) == [.response, .scriptError, .scriptError, .response, .response])
+        #expect(record.results[1].error?.message.hasSuffix("item[1].event[0] (test): " + message) == true, "\(record.results[1].error?.message ?? "")")
+        #expect(record.results[2].error?.message.hasSuffix("item[2].event[0] (test): " + message) == true)
+        #expect(Self.scriptChecks(record.results[3]) == ["✓ clean"])
+        #expect(Self.scriptChecks(record.results[4]) == ["✓ kept"])
+    }
+
     /// A chain of short promise jobs that never ends escapes JavaScriptCore's time limit (it starts again at
     /// each job): the process then ends, with an `error:` line and exit code 3, at twice `--script-timeout`
     /// (at least a second past it), rather than running until CI kills it. Before, it ran on for good.
