@@ -17,11 +17,12 @@ enum SandboxPrelude {
   delete global.global;
   var state = null;
 
-  function text(value) {
+  // `replacer`: JSON.stringify's, which may stop the text by throwing `variablesOver` (`asText`).
+  function text(value, replacer) {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';
     if (value !== null && typeof value === 'object') {
-      try { return JSON.stringify(value); } catch (e) { return String(value); }
+      try { return JSON.stringify(value, replacer); } catch (e) { if (e === variablesOver) throw e; return String(value); }
     }
     return String(value);
   }
@@ -486,12 +487,12 @@ enum SandboxPrelude {
     });
   });
 
-  // An event's test names and errors are bounded as its console text is (`consoleBound` UTF-16 units in all,
+  // An event's test names and errors are bounded as its console text is (`eventTextBound` UTF-16 units in all,
   // beyond which each is cut to 256): a loop naming a thousand tests after one large string costs the script
   // almost nothing, while `end`'s JSON of them and its copies in Swift and the record would cost gigabytes.
   function assertionText(value) {
-    if (state.assertionUsed + value.length <= consoleBound) { state.assertionUsed += value.length; return value; }
-    state.assertionUsed = consoleBound;
+    if (state.assertionUsed + value.length <= eventTextBound) { state.assertionUsed += value.length; return value; }
+    state.assertionUsed = eventTextBound;
     return value.length <= 256 ? value : value.slice(0, 256) + '… (' + (value.length - 256)
       + ' more characters left out: more than 16 Mi characters of test names and errors in one event)';
   }
@@ -530,15 +531,16 @@ enum SandboxPrelude {
       // An Error as Node's console prints its first line, `TypeError: message` (JSON.stringify gives `{}`).
       for (var i = 0; i < arguments.length; i++) parts.push(arguments[i] instanceof Error ? errorText(arguments[i]) : text(arguments[i]));
       var line = (level === 'log' ? '' : level + ': ') + parts.join(' ');
-      // An event's console text is bounded (`consoleBound` UTF-16 units): the lines share the strings they were
+      // An event's console text is bounded (`eventTextBound` UTF-16 units): the lines share the strings they were
       // given, so a loop logging one large string costs the script nothing, while `end`'s JSON of them, its copy in
       // Swift, the terminal and the record would cost gigabytes that no bound sees. Later lines are counted, not kept.
-      if (state.consoleLeftOut > 0 || state.consoleUsed + line.length > consoleBound) { state.consoleLeftOut++; return; }
+      if (state.consoleLeftOut > 0 || state.consoleUsed + line.length > eventTextBound) { state.consoleLeftOut++; return; }
       state.consoleUsed += line.length;
       state.console.push(line);
     };
   }
-  var consoleBound = 16 * 1024 * 1024;
+  // An event's console text, and apart from it its test names and errors, in UTF-16 units.
+  var eventTextBound = 16 * 1024 * 1024;
   var console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
 
   var legacy = {
@@ -628,36 +630,24 @@ enum SandboxPrelude {
   // text, `end`'s JSON and its copies in Swift would cost gigabytes that no bound sees. Past it `end` throws: Swift
   // then reads nothing of the event (the request fails with this error) and sends every scope again at the next
   // event, so the values the context holds are the run's again; the objects kept for their types go too.
-  var variableBound = 64 * 1024 * 1024;
-  function tooManyVariables(name) {
+  // (A string, not an Error: an Error's position would be the sandbox's own source, read as one in the script's.)
+  var variableBound = 64 * 1024 * 1024,
+      variablesOver = 'the variables the scripts set hold more than 64 Mi characters of text: their changes in this event are not kept';
+  function countText(length, name) {
+    state.variableUsed += length;
+    if (state.variableUsed <= variableBound) return;
     typed[name] = {};
     heldText[name] = {};
-    // A string, not an Error: an Error's position would be the sandbox's own source, read as one in the script's.
-    throw 'the variables the scripts set hold more than 64 Mi characters of text: their changes in this event are not kept';
-  }
-  function boundedText(name, value) {
-    if (value === undefined) return 'undefined';
-    if (value === null || typeof value !== 'object') return String(value);
-    var over = {}, used = state.variableUsed;
-    try {
-      return JSON.stringify(value, function (key, item) {
-        used += key.length + (typeof item === 'string' ? item.length : 1);
-        if (used > variableBound) throw over;
-        return item;
-      });
-    } catch (e) {
-      if (e === over) tooManyVariables(name);
-      return String(value);
-    }
+    throw variablesOver;
   }
   function asText(name) {
     var values = state.scopes[name], result = {}, kept = {}, keys = Object.keys(values);
+    // An object's JSON is counted as it is written, and stopped there.
+    var counted = function (key, item) { countText(key.length + (typeof item === 'string' ? item.length : 1), name); return item; };
     for (var i = 0; i < keys.length; i++) {
       var key = keys[i], value = values[key];
-      var valueText = typeof value === 'string' ? value : boundedText(name, value);
-      state.variableUsed += key.length + valueText.length;
-      if (state.variableUsed > variableBound) tooManyVariables(name);
-      result[key] = valueText;
+      if (typeof value === 'string') countText(key.length + value.length, name);
+      result[key] = text(value, counted);
       if (typeof value !== 'string') kept[key] = value;
     }
     // A variable named `__proto__` does not reach the text (the assignment above sets no property): it goes
